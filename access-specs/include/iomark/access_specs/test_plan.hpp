@@ -1,0 +1,166 @@
+// The test plan: everything an .icf file can hold, and everything the controller needs to
+// run a series (iometer-spec §1.4-§1.7, §3).
+//
+// Value types only. `icf-import` reads and writes them, the controller expands their
+// cycling into runs, the GUI edits them. read(write(plan)) == plan for every plan.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iomark/access_specs/access_spec.hpp"
+#include "iomark/common/result.hpp"
+
+namespace iomark::access_specs {
+
+enum class TestType : std::uint8_t {
+  normal = 0,
+  cycle_targets = 1,
+  cycle_workers = 2,
+  increment_targets_parallel = 3,
+  increment_targets_serial = 4,
+  cycle_workers_and_targets = 5,
+  cycle_outstanding_ios = 6,
+  cycle_outstanding_ios_and_targets = 7,
+};
+
+enum class RecordResults : std::uint8_t {
+  all = 0,
+  no_targets = 1,
+  no_workers = 2,
+  no_managers = 3,
+  none = 4,
+};
+
+enum class StepType : std::uint8_t { linear = 0, exponential = 1 };
+
+// A cycling quantity: start, step and how the step applies (iometer-spec §3.2).
+struct Cycling {
+  std::uint32_t start{1};
+  std::uint32_t step{1};
+  StepType step_type{StepType::linear};
+  friend bool operator==(const Cycling&, const Cycling&) = default;
+};
+
+struct QueueDepthCycling {
+  std::uint32_t start{1};
+  std::uint32_t end{32};
+  std::uint32_t step{2};
+  StepType step_type{StepType::exponential};
+  friend bool operator==(const QueueDepthCycling&, const QueueDepthCycling&) = default;
+};
+
+// "NUMBER_OF_CPUS" in the ICF: one worker per processor the manager reports.
+struct WorkersToSpawn {
+  std::optional<std::uint32_t> count;  // nullopt = one per CPU
+  friend bool operator==(const WorkersToSpawn&, const WorkersToSpawn&) = default;
+};
+
+struct TestSetup {
+  std::string description;
+  std::uint32_t run_time_s{0};  // 0 = until stopped
+  std::uint32_t ramp_up_s{0};
+  WorkersToSpawn default_disk_workers{};
+  WorkersToSpawn default_network_workers{0};
+  RecordResults record_results{RecordResults::all};
+  Cycling worker_cycling{};
+  Cycling target_cycling{};
+  QueueDepthCycling queue_depth_cycling{};
+  TestType test_type{TestType::normal};
+  friend bool operator==(const TestSetup&, const TestSetup&) = default;
+};
+
+enum class UpdateType : std::uint8_t { whole_test, last_update };
+
+// One of the six bar charts of IOmeter's Results Display page.
+struct BarChart {
+  std::uint32_t number{1};  // 1..6
+  std::string statistic;    // the menu caption, e.g. "Total I/Os per Second"
+  // Absent: the bar watches all managers. manager_id is the 1-based occurrence of the name.
+  std::optional<std::uint32_t> manager_id;
+  std::string manager_name;
+  std::optional<std::uint32_t> worker_id;
+  std::string worker_name;
+  friend bool operator==(const BarChart&, const BarChart&) = default;
+};
+
+struct ResultsDisplay {
+  bool record_last_update{false};  // writes the "inst" time-series side file
+  std::uint32_t update_frequency_s{0};  // 0 = never during the run
+  UpdateType update_type{UpdateType::whole_test};
+  std::vector<BarChart> bar_charts;
+  friend bool operator==(const ResultsDisplay&, const ResultsDisplay&) = default;
+};
+
+enum class WorkerType : std::uint8_t { disk, network_tcp, network_vi };
+
+// Data written by write I/Os (iometer-spec §2.8).
+enum class DataPattern : std::uint8_t { repeating_bytes = 0, pseudo_random = 1, full_random = 2 };
+
+struct Target {
+  // Path (`/dev/sdb`, `/data/iobw.tst`), legacy name (`sdb`, `/data [xfs]`, `I:local`),
+  // NIC address for network targets, or a template placeholder such as `[*TARGET*]`.
+  std::string name;
+  WorkerType type{WorkerType::disk};
+  // Network targets only: the manager that owns the remote interface.
+  std::optional<std::uint32_t> remote_manager_id;
+  std::string remote_manager_name;
+  friend bool operator==(const Target&, const Target&) = default;
+};
+
+struct Worker {
+  std::string name;
+  WorkerType type{WorkerType::disk};
+  std::uint32_t outstanding_ios{1};  // per target
+  bool test_connection_rate{false};
+  std::uint32_t transactions_per_connection{1};
+  bool use_fixed_seed{false};
+  std::uint64_t fixed_seed{0};
+  std::uint64_t maximum_disk_size_sectors{0};  // 0 = whole target
+  std::uint64_t starting_sector{0};
+  DataPattern data_pattern{DataPattern::repeating_bytes};
+  std::string local_network_interface;  // network workers only
+  std::optional<std::uint32_t> vi_outstanding_ios;  // VI workers only
+  // Spec names in run order (duplicates allowed); nullopt = the file had no such block.
+  std::optional<std::vector<std::string>> assigned_specs;
+  std::optional<std::vector<Target>> targets;
+  friend bool operator==(const Worker&, const Worker&) = default;
+};
+
+struct Manager {
+  std::uint32_t id{1};  // 1-based occurrence of this name in the list
+  std::string name;
+  std::string network_address;  // empty, "localhost", a host name or an IP address
+  std::vector<Worker> workers;
+  friend bool operator==(const Manager&, const Manager&) = default;
+};
+
+// A whole configuration. Each section is optional, as in an .icf file: an access-spec-only
+// file has only `access_specs`.
+struct TestPlan {
+  std::optional<TestSetup> setup;
+  std::optional<ResultsDisplay> display;
+  std::optional<std::vector<AccessSpec>> access_specs;
+  std::optional<std::vector<Manager>> managers;
+  friend bool operator==(const TestPlan&, const TestPlan&) = default;
+};
+
+// Checks the plan as a whole: every spec valid, specs named by workers exist, cycling
+// values >= 1 with start <= end, names the ICF can store. The error names the manager,
+// worker or spec concerned.
+[[nodiscard]] Result<void> validate(const TestPlan& plan);
+
+// Finds a spec by name, case-insensitively as IOmeter does.
+[[nodiscard]] const AccessSpec* find_spec(const std::vector<AccessSpec>& specs, std::string_view name);
+
+// IOmeter's literals: NORMAL, CYCLE_OUTSTANDING_IOS, ...; ALL, NO_TARGETS, ...; LINEAR ...
+[[nodiscard]] std::string_view to_string(TestType type) noexcept;
+[[nodiscard]] std::string_view to_string(RecordResults record) noexcept;
+[[nodiscard]] std::string_view to_string(StepType step) noexcept;
+[[nodiscard]] std::optional<TestType> parse_test_type(std::string_view literal) noexcept;
+[[nodiscard]] std::optional<RecordResults> parse_record_results(std::string_view literal) noexcept;
+[[nodiscard]] std::optional<StepType> parse_step_type(std::string_view literal) noexcept;
+
+}  // namespace iomark::access_specs

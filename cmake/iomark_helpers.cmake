@@ -1,0 +1,29 @@
+# Shared compile settings for every iomark target.
+add_library(iomark_warnings INTERFACE)
+target_compile_options(iomark_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
+  -Wnon-virtual-dtor -Wold-style-cast -Woverloaded-virtual -Wimplicit-fallthrough)
+if(IOMARK_WARNINGS_AS_ERRORS)
+  target_compile_options(iomark_warnings INTERFACE -Werror)
+endif()
+
+# iomark_library(NAME ALIAS SOURCES... DEPENDS...)
+# One folder is one library: public headers under include/, sources under src/.
+function(iomark_library name)
+  cmake_parse_arguments(ARG "" "ALIAS" "SOURCES;DEPENDS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  add_library(iomark::${ARG_ALIAS} ALIAS ${name})
+  target_include_directories(${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_link_libraries(${name} PUBLIC ${ARG_DEPENDS} PRIVATE iomark_warnings)
+endfunction()
+
+# iomark_unit_test(NAME SOURCES... DEPENDS...)
+function(iomark_unit_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPENDS} GTest::gtest GTest::gtest_main iomark_warnings)
+  target_compile_definitions(${name} PRIVATE
+    IOMARK_ICF_CORPUS_DIR="${IOMARK_ICF_CORPUS_DIR}"
+    IOMARK_TEST_DATA_DIR="${CMAKE_SOURCE_DIR}/tests/data")
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)
+endfunction()
