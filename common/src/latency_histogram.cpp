@@ -1,0 +1,158 @@
+#include "iomark/common/latency_histogram.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace iomark {
+
+namespace {
+
+// Log-linear layout: values below 128 ns have a bucket each; above, every power of two
+// [2^k, 2^(k+1)) for k = 7..36 is split into 64 equal sub-buckets. A sub-bucket spans
+// 1/64 of its lower edge, so its midpoint is within 0.8% of any value inside it. 2^37 ns
+// is 137 s; anything longer lands in the overflow bucket and is reported as the maximum.
+constexpr std::uint64_t kExactLimit = 128;
+constexpr unsigned kSubBucketBits = 6;
+constexpr unsigned kFirstExponent = 7;
+constexpr unsigned kLastExponent = 36;
+constexpr std::size_t kOverflowBucket = LatencyHistogram::kBucketCount - 1;
+static_assert(kExactLimit + (kLastExponent - kFirstExponent + 1) * (1U << kSubBucketBits) == kOverflowBucket);
+static_assert(sizeof(LatencyHistogram) <= 64 * 1024, "the histogram must stay within 64 KiB");
+
+std::size_t bucket_of(std::uint64_t ns) noexcept {
+  if (ns < kExactLimit) return static_cast<std::size_t>(ns);
+  const auto exponent = static_cast<unsigned>(std::bit_width(ns) - 1);
+  if (exponent > kLastExponent) return kOverflowBucket;
+  const auto sub = (ns >> (exponent - kSubBucketBits)) & ((1U << kSubBucketBits) - 1);
+  return kExactLimit + (exponent - kFirstExponent) * (1U << kSubBucketBits) + sub;
+}
+
+// The value a bucket stands for: its midpoint (exact buckets stand for themselves).
+std::uint64_t representative_of(std::size_t bucket) noexcept {
+  if (bucket < kExactLimit) return bucket;
+  const auto offset = bucket - kExactLimit;
+  const auto exponent = kFirstExponent + static_cast<unsigned>(offset >> kSubBucketBits);
+  const auto sub = offset & ((1U << kSubBucketBits) - 1);
+  const std::uint64_t width = 1ULL << (exponent - kSubBucketBits);
+  const std::uint64_t lower = (1ULL << exponent) + sub * width;
+  return lower + width / 2;
+}
+
+// IOmeter's bin edges for a timer of R ticks per second (spec §5.4), with R = 10^9 since
+// we count nanoseconds. Integer division reproduces its R/67 and R/33 approximations and
+// the 4 s edge it labels "4.7 s".
+constexpr std::uint64_t kR = 1'000'000'000;
+constexpr std::array<std::uint64_t, kLegacyLatencyBinCount> kLegacyUpperEdges{
+    kR / 20000, kR / 10000, kR / 5000, kR / 2000, kR / 1000, kR / 500, kR / 200,
+    kR / 100,   kR / 67,    kR / 50,   kR / 33,   kR / 20,   kR / 10,  kR / 5,
+    kR / 2,     kR,         2 * kR,    4 * kR,    5 * kR,    10 * kR,  UINT64_MAX};
+
+constexpr std::array<std::string_view, kLegacyLatencyBinCount> kLegacyCaptions{
+    "0 to 50 uS",    "50 to 100 uS",  "100 to 200 uS",  "200 to 500 uS", "0.5 to 1 mS",
+    "1 to 2 mS",     "2 to 5 mS",     "5 to 10 mS",     "10 to 15 mS",   "15 to 20 mS",
+    "20 to 30 mS",   "30 to 50 mS",   "50 to 100 mS",   "100 to 200 mS", "200 to 500 mS",
+    "0.5 to 1 S",    "1 to 2 s",      "2 to 4.7 s",     "4.7 to 5 s",    "5 to 10 s",
+    " >= 10 s"};
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+std::uint64_t clamp_to_unsigned(Nanoseconds latency) noexcept {
+  return latency.count() < 0 ? 0 : static_cast<std::uint64_t>(latency.count());
+}
+
+}  // namespace
+
+std::span<const std::string_view, kLegacyLatencyBinCount> legacy_latency_bin_captions() noexcept {
+  return kLegacyCaptions;
+}
+
+std::size_t legacy_latency_bin(Nanoseconds latency) noexcept {
+  const auto ns = clamp_to_unsigned(latency);
+  const auto it = std::upper_bound(kLegacyUpperEdges.begin(), kLegacyUpperEdges.end() - 1, ns);
+  return static_cast<std::size_t>(it - kLegacyUpperEdges.begin());
+}
+
+void LatencyHistogram::record(Nanoseconds latency) noexcept {
+  const auto ns = clamp_to_unsigned(latency);
+  ++buckets_[bucket_of(ns)];
+  ++legacy_bins_[legacy_latency_bin(latency)];
+  ++count_;
+  sum_ns_ = saturating_add(sum_ns_, ns);
+  min_ns_ = std::min(min_ns_, ns);
+  max_ns_ = std::max(max_ns_, ns);
+}
+
+void LatencyHistogram::merge(const LatencyHistogram& other) noexcept {
+  for (std::size_t i = 0; i < kBucketCount; ++i) buckets_[i] += other.buckets_[i];
+  for (std::size_t i = 0; i < kLegacyLatencyBinCount; ++i) legacy_bins_[i] += other.legacy_bins_[i];
+  count_ += other.count_;
+  sum_ns_ = saturating_add(sum_ns_, other.sum_ns_);
+  min_ns_ = std::min(min_ns_, other.min_ns_);
+  max_ns_ = std::max(max_ns_, other.max_ns_);
+}
+
+void LatencyHistogram::clear() noexcept { *this = LatencyHistogram(); }
+
+Nanoseconds LatencyHistogram::min() const noexcept {
+  return Nanoseconds(count_ == 0 ? 0 : static_cast<std::int64_t>(min_ns_));
+}
+
+Nanoseconds LatencyHistogram::mean() const noexcept {
+  return Nanoseconds(count_ == 0 ? 0 : static_cast<std::int64_t>(sum_ns_ / count_));
+}
+
+Nanoseconds LatencyHistogram::percentile(double percentile) const noexcept {
+  if (count_ == 0) return Nanoseconds(0);
+  if (!(percentile > 0)) return min();
+  if (percentile >= 100) return max();
+  const auto wanted = static_cast<double>(count_) * percentile / 100.0;
+  const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(wanted)));
+  std::uint64_t seen = 0;
+  for (std::size_t bucket = 0; bucket < kBucketCount; ++bucket) {
+    seen += buckets_[bucket];
+    if (seen >= rank) {
+      if (bucket == kOverflowBucket) return max();
+      const auto value = std::clamp(representative_of(bucket), min_ns_, max_ns_);
+      return Nanoseconds(static_cast<std::int64_t>(value));
+    }
+  }
+  return max();
+}
+
+bool LatencyHistogram::restore(std::span<const std::uint64_t> buckets, std::span<const std::uint64_t> legacy_bins,
+                               std::uint64_t sum_ns, std::uint64_t min_ns, std::uint64_t max_ns,
+                               LatencyHistogram& out) noexcept {
+  if (buckets.size() != kBucketCount || legacy_bins.size() != kLegacyLatencyBinCount) return false;
+  LatencyHistogram rebuilt;
+  std::uint64_t count = 0;
+  for (std::size_t i = 0; i < kBucketCount; ++i) {
+    if (buckets[i] > UINT64_MAX - count) return false;
+    count += buckets[i];
+    rebuilt.buckets_[i] = buckets[i];
+  }
+  std::uint64_t legacy_count = 0;
+  for (std::size_t i = 0; i < kLegacyLatencyBinCount; ++i) {
+    if (legacy_bins[i] > UINT64_MAX - legacy_count) return false;
+    legacy_count += legacy_bins[i];
+    rebuilt.legacy_bins_[i] = legacy_bins[i];
+  }
+  if (legacy_count != count) return false;
+  if (count == 0) {
+    if (sum_ns != 0 || max_ns != 0) return false;
+    out = rebuilt;
+    return true;
+  }
+  if (min_ns > max_ns || bucket_of(min_ns) > bucket_of(max_ns)) return false;
+  if (buckets[bucket_of(min_ns)] == 0 || buckets[bucket_of(max_ns)] == 0) return false;
+  rebuilt.count_ = count;
+  rebuilt.sum_ns_ = sum_ns;
+  rebuilt.min_ns_ = min_ns;
+  rebuilt.max_ns_ = max_ns;
+  out = rebuilt;
+  return true;
+}
+
+}  // namespace iomark
