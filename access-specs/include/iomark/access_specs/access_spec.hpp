@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iomark/common/result.hpp"
@@ -40,19 +42,34 @@ struct AccessSpec {
   friend bool operator==(const AccessSpec&, const AccessSpec&) = default;
 };
 
-// Checks one spec: 1..100 lines, every percentage within 0..100, `% of size` summing to
-// exactly 100, sizes > 0, burst >= 1, a name without ',' or '|' (the ICF cannot hold them).
-// The error names the spec, the 1-based line and the field.
+// Checks one spec: 1..100 lines, every field within the range of its descriptor
+// (field_descriptors.hpp: percentages 0..100, size >= 1, burst >= 1, ...), `% of size`
+// summing to exactly 100, a known default assignment, and a name the ICF can store: 1..127
+// bytes, no ',' or '|', no control characters, no leading blank (the ICF reader drops it).
+// Errors: ErrorCode::invalid_argument for a value outside its range, validation_error for
+// the other rules. The message names the spec, the 1-based line and the field, e.g.
+// "spec 'X' line 2: '% reads' is 101, must be at most 100" or
+// "spec 'X': '% of size' totals 90, must be 100"; field() is the descriptor key.
 [[nodiscard]] Result<void> validate(const AccessSpec& spec);
 
 // Parses one `size,%size,%read,%random,delay,burst,align,reply` line (the CLI's
-// --spec-line and the ICF's data lines share this grammar). Sizes accept suffixes
-// ("4k", "64KiB"). The error names the field.
+// --spec-line and the ICF's data lines share this grammar). Blanks around fields are
+// ignored and one trailing comma is tolerated (results.csv writes it). Fields of unit bytes
+// (size, align, reply) accept suffixes ("4k", "64KiB", via iomark::parse_size); the others
+// take plain decimal digits. Stricter than IOmeter's atoi: "12abc", negative numbers and
+// values above 4294967295 are errors. Ranges are validate()'s job, not the parser's.
+// Errors: ErrorCode::parse_error naming the 1-based field and its ICF name; field() is the
+// descriptor key (empty for a wrong field count).
 [[nodiscard]] Result<AccessSpecLine> parse_spec_line(std::string_view text);
 
-// "8192,100,67,100,0,1,0,0" -- the ICF's form of a line.
+// "8192,100,67,100,0,1,0,0" -- the ICF's form of a line (plain numbers, no blanks).
+// parse_spec_line(format_spec_line(x)) == x for every line.
 [[nodiscard]] std::string format_spec_line(const AccessSpecLine& line);
 
+// "NONE", "ALL", "DISK", "NET"; empty for a value outside the enumeration.
 [[nodiscard]] std::string_view to_string(DefaultAssignment assignment) noexcept;
+
+// The literals above, case-insensitively (numeric fallbacks are the ICF reader's job).
+[[nodiscard]] std::optional<DefaultAssignment> parse_default_assignment(std::string_view literal) noexcept;
 
 }  // namespace iomark::access_specs

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iomark/access_specs/access_spec.hpp"
@@ -87,7 +88,7 @@ struct BarChart {
 };
 
 struct ResultsDisplay {
-  bool record_last_update{false};  // writes the "inst" time-series side file
+  bool record_last_update{false};       // writes the "inst" time-series side file
   std::uint32_t update_frequency_s{0};  // 0 = never during the run
   UpdateType update_type{UpdateType::whole_test};
   std::vector<BarChart> bar_charts;
@@ -121,7 +122,7 @@ struct Worker {
   std::uint64_t maximum_disk_size_sectors{0};  // 0 = whole target
   std::uint64_t starting_sector{0};
   DataPattern data_pattern{DataPattern::repeating_bytes};
-  std::string local_network_interface;  // network workers only
+  std::string local_network_interface;              // network workers only
   std::optional<std::uint32_t> vi_outstanding_ios;  // VI workers only
   // Spec names in run order (duplicates allowed); nullopt = the file had no such block.
   std::optional<std::vector<std::string>> assigned_specs;
@@ -147,20 +148,36 @@ struct TestPlan {
   friend bool operator==(const TestPlan&, const TestPlan&) = default;
 };
 
-// Checks the plan as a whole: every spec valid, specs named by workers exist, cycling
-// values >= 1 with start <= end, names the ICF can store. The error names the manager,
-// worker or spec concerned.
+// Checks the plan as a whole, section by section, stopping at the first problem:
+// * setup: run/ramp time and cycling values within their descriptors' ranges (cycling
+//   start and step >= 1), queue-depth start <= end, known enum values, no line break in
+//   the description;
+// * display: update frequency one of 0,1,2,3,4,5,10,15,30,45,60; bar numbers 1..6, once each;
+// * specs: each passes validate(AccessSpec); names unique ignoring case; "Idle" is reserved;
+// * managers: names 1..127 bytes without control characters, id >= 1, (name, id) unique;
+//   workers: same name rule, worker fields within their descriptors' ranges, every assigned
+//   spec found in the plan's specs, among the built-ins, or "Idle"; targets named, of the
+//   worker's type, network targets naming their manager.
+// The message starts with the owner ("test setup", "spec 'X' line 2", "manager 'hostA'
+// (id 1), worker 'Worker 1'"); field() names the field. Codes: invalid_argument (out of
+// range), not_found (unknown assigned spec), validation_error (everything else).
 [[nodiscard]] Result<void> validate(const TestPlan& plan);
 
 // Finds a spec by name, case-insensitively as IOmeter does.
 [[nodiscard]] const AccessSpec* find_spec(const std::vector<AccessSpec>& specs, std::string_view name);
 
 // IOmeter's literals: NORMAL, CYCLE_OUTSTANDING_IOS, ...; ALL, NO_TARGETS, ...; LINEAR ...
+// to_string gives "" for a value outside the enumeration (validate() rejects those);
+// parse_* compare case-insensitively and take literals only (numeric fallbacks are the ICF
+// reader's job).
 [[nodiscard]] std::string_view to_string(TestType type) noexcept;
 [[nodiscard]] std::string_view to_string(RecordResults record) noexcept;
 [[nodiscard]] std::string_view to_string(StepType step) noexcept;
 [[nodiscard]] std::optional<TestType> parse_test_type(std::string_view literal) noexcept;
 [[nodiscard]] std::optional<RecordResults> parse_record_results(std::string_view literal) noexcept;
 [[nodiscard]] std::optional<StepType> parse_step_type(std::string_view literal) noexcept;
+// WHOLE_TEST, LAST_UPDATE.
+[[nodiscard]] std::string_view to_string(UpdateType type) noexcept;
+[[nodiscard]] std::optional<UpdateType> parse_update_type(std::string_view literal) noexcept;
 
 }  // namespace iomark::access_specs
