@@ -1,0 +1,18 @@
+// Appending a writer's text to a results file so that it survives a crash.
+#pragma once
+
+#include <filesystem>
+#include <string_view>
+
+#include "iomark/common/result.hpp"
+
+namespace iomark::results {
+
+// Opens `path` with O_APPEND (creating it with mode 0644 if missing), writes all of `text`
+// (retrying short writes and EINTR), fsyncs and closes it. Earlier content is never
+// touched. On failure returns ErrorCode::io_error whose message names the path and the
+// system error; some of `text` may then have been written. Blocking; thread-safe as far as
+// the operating system's append is (one writer per file is the intended use).
+[[nodiscard]] Result<void> append_durably(const std::filesystem::path& path, std::string_view text);
+
+}  // namespace iomark::results

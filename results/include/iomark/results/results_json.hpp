@@ -1,0 +1,39 @@
+// iomark's own results format: one JSON document per series that carries everything.
+//
+// Top level: "format": "iomark-results", "format_version": 1, the series (test type,
+// description, record mode, start time, controller version, outcome), the plan that
+// produced it (when known) and the runs. Each run holds its identity, the specs it used and
+// the manager -> worker -> target tree with host facts, CPU and network samples, settings
+// and each target's raw counters (including its full latency histogram, so readers can
+// merge histograms themselves). Every level (ALL, manager, worker, target) also has a
+// "summary" object with every aggregate of summary.hpp: rates, averages and maxima in ms,
+// latency min/mean/max and p50/p90/p99/p99.9/p99.99 in ns from the merged histogram, the 21
+// legacy bins and the summed raw counters.
+// Times are RFC 3339 strings; durations and latencies integer nanoseconds (`_ns` keys).
+// docs/results-format.md describes every key.
+//
+// read_results_json(write_results_json(x)) == x for every SeriesResults x. The reader
+// rebuilds the model only: "summary" objects are derived data and are ignored on input.
+// Text in, text out; thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "iomark/common/result.hpp"
+#include "iomark/results/run_results.hpp"
+
+namespace iomark::results {
+
+inline constexpr std::string_view kJsonFormatName = "iomark-results";
+inline constexpr int kJsonFormatVersion = 1;
+
+// Pretty-printed (2-space indent), with a trailing newline.
+[[nodiscard]] std::string write_results_json(const SeriesResults& series);
+
+// Rejects other formats and newer format versions. Errors carry the file name, the line
+// (for syntax errors) and the JSON path of the offending value as the field
+// ("runs[0].managers[1].workers[0].queue_depth").
+[[nodiscard]] Result<SeriesResults> read_results_json(std::string_view text, std::string_view file_name = {});
+
+}  // namespace iomark::results

@@ -1,0 +1,149 @@
+// The results model: what one run (and one series of runs) produced, as plain values.
+//
+// No I/O and no derived numbers here: the tree holds what agents measured (raw counters per
+// target, CPU and network samples per manager) and the settings that give them meaning
+// (recording windows, queue depths). summary.hpp derives every statistic from it; the CSV,
+// time-series and JSON writers only format. The controller fills it from agent reports.
+//
+// Units: latencies and windows are nanoseconds (iomark::IoCounters); percentages are 0..100;
+// rates are per second.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iomark/access_specs/access_spec.hpp"
+#include "iomark/access_specs/test_plan.hpp"
+#include "iomark/common/io_counters.hpp"
+#include "iomark/common/units.hpp"
+#include "iomark/results/wall_clock.hpp"
+
+namespace iomark::results {
+
+// Ticks per second of a nanosecond clock: what iomark managers report as their timer
+// resolution (results.csv "Processor Speed"), since every counter is in nanoseconds.
+inline constexpr std::uint64_t kNanosecondTimerHz = 1'000'000'000;
+
+// The row type a target gets in results.csv: `DISK` or `NETWORK`.
+enum class TargetKind : std::uint8_t { disk, network };
+
+// Disk workers drive targets on their own host; network workers drive a NIC (a TCP server or
+// client). Only disk workers take part in the Starting Sector / Maximum Size columns.
+enum class WorkerKind : std::uint8_t { disk, network };
+
+struct TargetResult {
+  // Shown as results.csv "Target Name": a device or file name ("sdb", "/data [xfs]") or, for
+  // network targets, `<this mgr>:<local addr> >> <partner mgr>:<remote addr>`.
+  std::string name;
+  TargetKind kind{TargetKind::disk};
+  IoCounters counters;  // recorded inside the worker's recording window only
+  friend bool operator==(const TargetResult&, const TargetResult&) = default;
+};
+
+struct WorkerResult {
+  std::string name;
+  WorkerKind kind{WorkerKind::disk};
+  std::string spec_name;  // the access spec this worker ran (one of RunInfo::specs)
+  // Length of this worker's recording window: every per-second rate of its targets uses it.
+  Nanoseconds recording_window{};
+  std::uint64_t starting_sector{};
+  std::uint64_t maximum_size_sectors{};  // 0 = the whole target
+  std::uint32_t queue_depth{1};          // outstanding I/Os per target
+  bool test_connection_rate{false};
+  std::uint32_t transactions_per_connection{1};
+  // Active targets only, in the order assigned. A network client worker holds the one
+  // network target whose traffic it reports.
+  std::vector<TargetResult> targets;
+  friend bool operator==(const WorkerResult&, const WorkerResult&) = default;
+};
+
+// One CPU's utilisation over the recording window (iometer-spec §5.5).
+struct CpuUtilization {
+  double total_percent{};
+  double user_percent{};
+  double privileged_percent{};
+  double dpc_percent{};        // always 0 on Linux
+  double interrupt_percent{};  // always 0 on Linux
+  double interrupts_per_second{};
+  friend bool operator==(const CpuUtilization&, const CpuUtilization&) = default;
+};
+
+// A manager's network counters over the recording window, summed over its NICs.
+struct NetworkStats {
+  double packets_per_second{};
+  double packet_errors_per_second{};  // results.csv calls it "Packet Errors"; it is a rate
+  double segments_retransmitted_per_second{};
+  friend bool operator==(const NetworkStats&, const NetworkStats&) = default;
+};
+
+struct HostFacts {
+  std::uint32_t cpu_count{};
+  std::string os_name;         // "Linux"
+  std::string kernel_release;  // uname -r
+  std::string iomark_version;  // of the agent
+  friend bool operator==(const HostFacts&, const HostFacts&) = default;
+};
+
+struct ManagerResult {
+  std::string name;
+  HostFacts host;
+  // Ticks per second of the raw results.csv columns (37-45) and its "Processor Speed".
+  // Counters stay in nanoseconds; writers convert them to ticks with this value, so with
+  // the default the raw columns are nanoseconds.
+  std::uint64_t timer_resolution_hz{kNanosecondTimerHz};
+  std::vector<CpuUtilization> cpus;  // one per CPU, CPU 0 first
+  NetworkStats network;
+  std::vector<WorkerResult> workers;  // active workers only, in display order
+  friend bool operator==(const ManagerResult&, const ManagerResult&) = default;
+};
+
+// What identifies one run of a series.
+struct RunInfo {
+  std::uint32_t access_index{};  // k: which assigned spec every worker ran (0-based)
+  std::uint32_t cycling_step{};  // 0-based step of the cycling within this access index
+  // The queue depth the test type applied to every worker (cycle-outstanding-I/Os tests);
+  // nullopt when the test type leaves each worker's own setting.
+  std::optional<std::uint32_t> queue_depth;
+  access_specs::TestType test_type{access_specs::TestType::normal};
+  std::string description;
+  // The specs at least one worker ran, in order of first use (the results.csv spec block).
+  std::vector<access_specs::AccessSpec> specs;
+  WallClockTime start_time;  // recording started
+  WallClockTime end_time;    // results taken: the `'Time Stamp` after the results block
+  friend bool operator==(const RunInfo&, const RunInfo&) = default;
+};
+
+struct RunResults {
+  RunInfo info;
+  std::vector<ManagerResult> managers;  // active managers only, in display order
+  friend bool operator==(const RunResults&, const RunResults&) = default;
+};
+
+// What the series header of every results file says.
+struct SeriesInfo {
+  access_specs::TestType test_type{access_specs::TestType::normal};
+  std::string description;
+  WallClockTime start_time;  // Start pressed
+  access_specs::RecordResults record_results{access_specs::RecordResults::all};
+  std::string iomark_version;  // of the controller
+  friend bool operator==(const SeriesInfo&, const SeriesInfo&) = default;
+};
+
+enum class SeriesOutcome : std::uint8_t {
+  in_progress,  // more runs may follow
+  completed,    // every run finished (results.csv `'End Test`)
+  aborted,      // stopped by the user or an error (results.csv `Aborted test`)
+};
+
+// A whole series: everything the JSON format stores.
+struct SeriesResults {
+  SeriesInfo info;
+  std::optional<access_specs::TestPlan> plan;  // the plan that produced the runs, if known
+  std::vector<RunResults> runs;
+  SeriesOutcome outcome{SeriesOutcome::in_progress};
+  friend bool operator==(const SeriesResults&, const SeriesResults&) = default;
+};
+
+}  // namespace iomark::results

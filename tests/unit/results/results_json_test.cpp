@@ -1,0 +1,203 @@
+// iomark's JSON results format: round trip, content and errors.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fixtures.hpp"
+#include "iomark/results/results_json.hpp"
+
+namespace iomark::results {
+namespace {
+
+using test_support::mixed_run;
+using Json = nlohmann::json;
+
+access_specs::TestPlan full_plan() {
+  access_specs::TestPlan plan;
+  access_specs::TestSetup setup;
+  setup.description = "plan, with comma";
+  setup.run_time_s = 90;
+  setup.ramp_up_s = 5;
+  setup.default_disk_workers = {std::nullopt};
+  setup.default_network_workers = {2};
+  setup.record_results = access_specs::RecordResults::no_targets;
+  setup.worker_cycling = {1, 2, access_specs::StepType::exponential};
+  setup.target_cycling = {2, 3, access_specs::StepType::linear};
+  setup.queue_depth_cycling = {1, 64, 4, access_specs::StepType::exponential};
+  setup.test_type = access_specs::TestType::cycle_outstanding_ios_and_targets;
+  plan.setup = setup;
+
+  access_specs::ResultsDisplay display;
+  display.record_last_update = true;
+  display.update_frequency_s = 2;
+  display.update_type = access_specs::UpdateType::last_update;
+  display.bar_charts = {access_specs::BarChart{1, "Total I/Os per Second", std::nullopt, "", std::nullopt, ""},
+                        access_specs::BarChart{2, "Average I/O Response Time (ms)", 1, "hostA", 2, "Worker 2"}};
+  plan.display = display;
+
+  plan.access_specs = mixed_run(0, 0).info.specs;
+  plan.access_specs->at(1).default_assignment = access_specs::DefaultAssignment::network;
+
+  access_specs::Worker disk;
+  disk.name = "Worker 1";
+  disk.outstanding_ios = 16;
+  disk.use_fixed_seed = true;
+  disk.fixed_seed = 18'446'744'073'709'551'615ULL;
+  disk.maximum_disk_size_sectors = 1'000'000;
+  disk.starting_sector = 2048;
+  disk.data_pattern = access_specs::DataPattern::full_random;
+  disk.assigned_specs = std::vector<std::string>{"Spec A", "Spec B", "Spec A"};
+  disk.targets = std::vector<access_specs::Target>{access_specs::Target{"/dev/sdb", access_specs::WorkerType::disk, {}, ""}};
+  access_specs::Worker net;
+  net.name = "Worker 2";
+  net.type = access_specs::WorkerType::network_vi;
+  net.test_connection_rate = true;
+  net.transactions_per_connection = 9;
+  net.local_network_interface = "10.0.0.1";
+  net.vi_outstanding_ios = 3;
+  net.targets = std::vector<access_specs::Target>{
+      access_specs::Target{"10.0.0.2", access_specs::WorkerType::network_vi, 2, "hostB"}};
+  access_specs::Worker bare;
+  bare.name = "Worker 3";
+  plan.managers = std::vector<access_specs::Manager>{access_specs::Manager{1, "hostA", "", {disk, net, bare}},
+                                                     access_specs::Manager{2, "hostB", "192.0.2.7", {}}};
+  return plan;
+}
+
+SeriesResults full_series() {
+  SeriesResults series;
+  series.info.test_type = access_specs::TestType::cycle_outstanding_ios;
+  series.info.description = "JSON \"round\" trip \u00e9";
+  series.info.start_time = WallClockTime{1'679'922'886'123, -300};
+  series.info.record_results = access_specs::RecordResults::no_workers;
+  series.info.iomark_version = "0.1.0";
+  series.plan = full_plan();
+  series.runs = {mixed_run(0, 0), mixed_run(0, 1), test_support::example_run()};
+  series.runs[2].managers[0].timer_resolution_hz = 2'400'000'000;
+  series.outcome = SeriesOutcome::aborted;
+  return series;
+}
+
+TEST(ResultsJson, RoundTrip) {
+  const SeriesResults series = full_series();
+  const std::string text = write_results_json(series);
+  const auto read = read_results_json(text, "results.json");
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(*read, series);
+  EXPECT_EQ(write_results_json(*read), text);
+}
+
+TEST(ResultsJson, RoundTripOfMinimalSeries) {
+  for (const SeriesOutcome outcome : {SeriesOutcome::in_progress, SeriesOutcome::completed}) {
+    SeriesResults series;
+    series.outcome = outcome;
+    series.runs.emplace_back();  // a run without managers
+    const auto read = read_results_json(write_results_json(series));
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_EQ(*read, series);
+  }
+  SeriesResults with_empty_plan;
+  with_empty_plan.plan = access_specs::TestPlan{};
+  const auto read = read_results_json(write_results_json(with_empty_plan));
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(*read, with_empty_plan);
+}
+
+TEST(ResultsJson, DocumentCarriesFormatAndAggregates) {
+  const SeriesResults series = full_series();
+  const Json json = Json::parse(write_results_json(series));
+  EXPECT_EQ(json.at("format"), "iomark-results");
+  EXPECT_EQ(json.at("format_version"), 1);
+  EXPECT_EQ(json.at("outcome"), "aborted");
+  EXPECT_EQ(json.at("series").at("test_type"), "CYCLE_OUTSTANDING_IOS");
+  EXPECT_EQ(json.at("series").at("start_time"), "2023-03-27T08:14:46.123-05:00");
+  EXPECT_EQ(json.at("plan").at("setup").at("default_disk_workers"), "NUMBER_OF_CPUS");
+
+  // The example run: 600000 I/Os over 60 s, 1.633 ms average, 31 ms maximum.
+  const Json& example = json.at("runs").at(2);
+  const Json& all = example.at("summary");
+  EXPECT_DOUBLE_EQ(all.at("iops").get<double>(), 10000.0);
+  EXPECT_DOUBLE_EQ(all.at("mib_per_s").get<double>(), 39.0625);
+  EXPECT_DOUBLE_EQ(all.at("mb_per_s").get<double>(), 40.96);
+  EXPECT_NEAR(all.at("average_response_ms").get<double>(), 1.633, 1e-12);
+  EXPECT_DOUBLE_EQ(all.at("maximum_response_ms").get<double>(), 31.0);
+  EXPECT_NEAR(all.at("cpu_effectiveness").get<double>(), 10000.0 / 11.0, 1e-9);
+  EXPECT_EQ(all.at("queue_depth"), 16);
+  EXPECT_EQ(all.at("transactions_per_connection"), nullptr);
+  EXPECT_EQ(all.at("legacy_bins").at(5), 201000);
+  EXPECT_EQ(all.at("counters").at("reads").at("count"), 402000);
+  // Percentiles of the example's histogram (bins hold 300 us, 700 us, 1.5 ms, 3 ms, ...):
+  // of 600000 I/Os the 300000th is among the 1.5 ms ones, the 540000th among the 7 ms ones,
+  // the 594000th among the 17 ms ones, the 599400th 40 ms and the 599940th 70 ms.
+  const Json& latency = all.at("latency_ns");
+  EXPECT_EQ(latency.at("count"), 600000);
+  EXPECT_EQ(latency.at("min"), 300000);
+  EXPECT_EQ(latency.at("max"), 300000000);
+  EXPECT_NEAR(latency.at("p50").get<double>(), 1.5e6, 1.5e4);
+  EXPECT_NEAR(latency.at("p90").get<double>(), 7e6, 7e4);
+  EXPECT_NEAR(latency.at("p99").get<double>(), 17e6, 17e4);
+  EXPECT_NEAR(latency.at("p99_9").get<double>(), 40e6, 40e4);
+  EXPECT_NEAR(latency.at("p99_99").get<double>(), 70e6, 70e4);
+  const Json& manager = example.at("managers").at(0);
+  EXPECT_EQ(manager.at("timer_resolution_hz"), 2400000000ULL);
+  EXPECT_EQ(manager.at("summary").at("run_time_ns"), 60000000000LL);
+  EXPECT_DOUBLE_EQ(manager.at("summary").at("cpu").at("total_percent").get<double>(), 11.0);
+  const Json& target = manager.at("workers").at(0).at("targets").at(0);
+  EXPECT_DOUBLE_EQ(target.at("summary").at("iops").get<double>(), 10000.0);
+  EXPECT_EQ(target.at("counters").at("latency").at("legacy_bins").size(), 21u);
+  EXPECT_FALSE(target.at("summary").contains("cpu"));
+}
+
+Error read_error(const Json& document) {
+  const auto result = read_results_json(document.dump(), "r.json");
+  EXPECT_FALSE(result);
+  return result ? Error(ErrorCode::internal, "no error") : result.error();
+}
+
+TEST(ResultsJson, RejectsOtherFormatsAndVersions) {
+  Json document = Json::parse(write_results_json(full_series()));
+  Json other = document;
+  other["format"] = "fio";
+  EXPECT_EQ(read_error(other).field(), "format");
+  Json newer = document;
+  newer["format_version"] = 2;
+  EXPECT_EQ(read_error(newer).field(), "format_version");
+  EXPECT_EQ(read_error(Json::array()).code(), ErrorCode::parse_error);
+}
+
+TEST(ResultsJson, ErrorsNameTheJsonPath) {
+  Json document = Json::parse(write_results_json(full_series()));
+  Json missing = document;
+  missing["runs"][1]["managers"][0]["workers"][1].erase("queue_depth");
+  EXPECT_EQ(read_error(missing).field(), "runs[1].managers[0].workers[1].queue_depth");
+
+  Json wrong_type = document;
+  wrong_type["runs"][0]["managers"][1]["cpus"][0]["user_percent"] = "a lot";
+  EXPECT_EQ(read_error(wrong_type).field(), "runs[0].managers[1].cpus[0].user_percent");
+
+  Json bad_enum = document;
+  bad_enum["plan"]["managers"][0]["workers"][0]["data_pattern"] = "zeros";
+  EXPECT_EQ(read_error(bad_enum).field(), "plan.managers[0].workers[0].data_pattern");
+
+  Json bad_time = document;
+  bad_time["runs"][0]["end_time"] = "yesterday";
+  EXPECT_EQ(read_error(bad_time).field(), "runs[0].end_time");
+
+  Json too_big = document;
+  too_big["runs"][0]["access_index"] = 1ULL << 40;
+  EXPECT_EQ(read_error(too_big).field(), "runs[0].access_index");
+
+  Json bad_histogram = document;
+  bad_histogram["runs"][0]["managers"][0]["workers"][0]["targets"][0]["counters"]["latency"]["legacy_bins"][3] = 7;
+  EXPECT_EQ(read_error(bad_histogram).field(), "runs[0].managers[0].workers[0].targets[0].counters.latency");
+}
+
+TEST(ResultsJson, SyntaxErrorsCarryTheLine) {
+  const auto result = read_results_json("{\n  \"format\": \"iomark-results\",\n  oops\n}\n", "r.json");
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().code(), ErrorCode::parse_error);
+  EXPECT_EQ(result.error().location(), (SourceLocation{"r.json", 3}));
+}
+
+}  // namespace
+}  // namespace iomark::results
