@@ -1,0 +1,52 @@
+#include "posix.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace iomark::targets::detail {
+
+std::string errno_text(int error) {
+  char buffer[256];
+  // GNU strerror_r returns the message, which may or may not live in `buffer`.
+  return ::strerror_r(error, buffer, sizeof buffer);
+}
+
+Error os_error(ErrorCode code, const std::string& what, int error) {
+  return Error(error == ENOENT ? ErrorCode::not_found : code, what + ": " + errno_text(error));
+}
+
+std::optional<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+std::string unescape_octal(std::string_view field) {
+  const auto is_octal = [&](std::size_t k) { return field[k] >= '0' && field[k] <= '7'; };
+  std::string out;
+  out.reserve(field.size());
+  for (std::size_t i = 0; i < field.size(); ++i) {
+    if (field[i] == '\\' && i + 3 < field.size() && is_octal(i + 1) && is_octal(i + 2) && is_octal(i + 3)) {
+      out.push_back(static_cast<char>((field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8 + (field[i + 3] - '0')));
+      i += 3;
+    } else {
+      out.push_back(field[i]);
+    }
+  }
+  return out;
+}
+
+std::string with_article(const std::string& word) {
+  const bool vowel = !word.empty() && std::strchr("aeiouAEIOU", word.front()) != nullptr;
+  return (vowel ? "an " : "a ") + word;
+}
+
+std::string describe_bytes(std::uint64_t bytes) {
+  return format_size(Bytes(bytes)) + " (" + std::to_string(bytes) + " bytes)";
+}
+
+}  // namespace iomark::targets::detail

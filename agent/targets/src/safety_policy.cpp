@@ -1,0 +1,35 @@
+#include "iomark/targets/safety_policy.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+
+namespace iomark::targets {
+
+Result<SafetyPolicy> SafetyPolicy::create(std::span<const std::string> allowed_paths, Destructive destructive) {
+  SafetyPolicy policy;
+  policy.destructive_ = destructive;
+  for (const std::string& path : allowed_paths) {
+    std::error_code error;
+    const auto canonical = std::filesystem::canonical(path, error);
+    if (error) {
+      return fail(Error(error == std::errc::no_such_file_or_directory ? ErrorCode::not_found : ErrorCode::io_error,
+                        "cannot allow '" + path + "': " + error.message())
+                      .in_field("--allow"));
+    }
+    policy.allowed_.push_back(canonical.string());
+  }
+  return policy;
+}
+
+bool SafetyPolicy::allows(std::string_view canonical_path) const noexcept {
+  for (const std::string& allowed : allowed_) {
+    if (!canonical_path.starts_with(allowed)) continue;
+    if (canonical_path.size() == allowed.size() || allowed.back() == '/' || canonical_path[allowed.size()] == '/') {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace iomark::targets

@@ -1,0 +1,239 @@
+#include "iomark/targets/test_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstdlib>
+#include <memory>
+
+#include "posix.hpp"
+
+namespace iomark::targets {
+namespace {
+
+struct FreeDeleter {
+  void operator()(std::byte* memory) const noexcept { std::free(memory); }
+};
+using AlignedBuffer = std::unique_ptr<std::byte[], FreeDeleter>;
+
+// Writes all of `buffer` at `offset`, resuming after short writes. Returns the bytes written
+// and the errno of the write that stopped it (0 when everything was written).
+std::pair<std::size_t, int> write_fully(int fd, std::span<const std::byte> buffer, std::uint64_t offset) {
+  std::size_t done = 0;
+  while (done < buffer.size()) {
+    const ssize_t written = ::pwrite(fd, buffer.data() + done, buffer.size() - done, static_cast<off_t>(offset + done));
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return {done, errno};
+    }
+    if (written == 0) return {done, EIO};
+    done += static_cast<std::size_t>(written);
+  }
+  return {done, 0};
+}
+
+// IOmeter's default pattern for preparation: one byte value per chunk.
+ChunkFiller default_filler() {
+  return [state = std::uint64_t{0x2545F4914F6CDD1D}](std::span<std::byte> chunk) mutable {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    std::fill(chunk.begin(), chunk.end(), static_cast<std::byte>(state >> 56));
+  };
+}
+
+std::uint64_t free_bytes(const struct statvfs& vfs) { return std::uint64_t{vfs.f_bavail} * vfs.f_frsize; }
+
+// Undoes a failed preparation: removes a file this call created, cuts back one it grew.
+class Rollback {
+ public:
+  Rollback(std::string path, int fd, bool created, std::uint64_t original_size)
+      : path_(std::move(path)), fd_(fd), created_(created), original_size_(original_size) {}
+  Rollback(const Rollback&) = delete;
+  Rollback& operator=(const Rollback&) = delete;
+  ~Rollback() {
+    if (!armed_) return;
+    if (created_) {
+      ::unlink(path_.c_str());
+    } else {
+      // Best effort: the error being returned already names the file.
+      [[maybe_unused]] const int ignored = ::ftruncate(fd_, static_cast<off_t>(original_size_));
+    }
+  }
+  void disarm() noexcept { armed_ = false; }
+
+ private:
+  std::string path_;
+  int fd_;
+  bool created_;
+  std::uint64_t original_size_;
+  bool armed_{true};
+};
+
+}  // namespace
+
+Result<PreparedTestFile> prepare_test_file(std::string_view directory, const TestFileOptions& options,
+                                           const SafetyPolicy& policy, const ChunkFiller& fill,
+                                           const PrepareProgress& progress, std::stop_token stop) {
+  if (options.sector_size_bytes && *options.sector_size_bytes == 0) {
+    return fail(ErrorCode::invalid_argument, "the sector size of a test file must not be 0");
+  }
+  auto dir = authorize_target(directory, AccessMode::read_write, policy);
+  if (!dir) return fail(dir.error());
+  if (dir->kind != TargetKind::directory) {
+    return fail(ErrorCode::invalid_argument, dir->path + " is not a directory: test files are prepared in directories");
+  }
+  std::string path = dir->path + "/" + std::string(kTestFileName);
+
+  // An existing iobw.tst must be a plain, singly linked file, or a link the operator allowed.
+  struct stat st {};
+  bool existed = false;
+  std::uint64_t current = 0;
+  if (::lstat(path.c_str(), &st) == 0) {
+    existed = true;
+    if (S_ISLNK(st.st_mode)) {
+      auto target = authorize_target(path, AccessMode::read_write, policy);
+      if (!target) return fail(target.error());
+      if (target->kind != TargetKind::file) {
+        return fail(ErrorCode::validation_error, path + " links to " + target->path + ", which is not a regular file");
+      }
+      path = target->path;
+      if (::stat(path.c_str(), &st) != 0) return fail(detail::os_error(ErrorCode::io_error, path, errno));
+    } else if (!S_ISREG(st.st_mode)) {
+      return fail(ErrorCode::validation_error, path + " exists and is not a regular file");
+    } else if (st.st_nlink > 1) {
+      return fail(ErrorCode::validation_error, path + " has " + std::to_string(st.st_nlink) +
+                                                   " hard links, so it may be someone's data; remove it or the links");
+    }
+    current = static_cast<std::uint64_t>(st.st_size);
+  } else if (errno != ENOENT) {
+    return fail(detail::os_error(ErrorCode::io_error, path, errno));
+  }
+
+  struct statvfs vfs {};
+  if (::statvfs(dir->path.c_str(), &vfs) != 0) return fail(detail::os_error(ErrorCode::io_error, dir->path, errno));
+  const std::uint64_t sector = options.sector_size_bytes.value_or(static_cast<std::uint32_t>(vfs.f_bsize));
+  const bool fill_file_system = options.maximum_size_sectors == 0;
+
+  std::uint64_t required = 0;
+  if (!fill_file_system) {
+    std::uint64_t sectors = 0;
+    if (__builtin_add_overflow(options.starting_sector, options.maximum_size_sectors, &sectors) ||
+        __builtin_mul_overflow(sectors, sector, &required)) {
+      return fail(ErrorCode::invalid_argument, "starting sector + maximum size overflow 64-bit byte offsets");
+    }
+  } else if (current > 0) {
+    // "Whole disk" names no size to grow to, and IOmeter never resizes an existing test file.
+    required = current;
+  } else if (vfs.f_blocks == 0) {
+    // ramfs and some pseudo file systems report no capacity: "all of it" would be all the RAM.
+    return fail(ErrorCode::invalid_argument, path + ": the file system reports no capacity, so a test file "
+                                                    "cannot fill it; set Maximum Disk Size");
+  } else {
+    required = free_bytes(vfs) / sector * sector;
+    if (required == 0) {
+      return fail(ErrorCode::io_error, path + ": the file system has no free space for a test file (" +
+                                           detail::describe_bytes(free_bytes(vfs)) + " free)");
+    }
+  }
+  const auto result = [&](std::uint64_t size, PrepareOutcome outcome, bool direct) {
+    return PreparedTestFile{path, size, static_cast<std::uint32_t>(sector), outcome, direct};
+  };
+  if (current >= required) return result(current, PrepareOutcome::reused, false);
+
+  // Resume on a sector boundary: O_DIRECT writes must start aligned.
+  const std::uint64_t begin = current / sector * sector;
+  // A file system that reports no capacity (ramfs) cannot be checked up front.
+  if (!fill_file_system && vfs.f_blocks != 0 && required - begin > free_bytes(vfs)) {
+    return fail(ErrorCode::io_error, path + ": not enough space for the test file: it needs " +
+                                         detail::describe_bytes(required - begin) + " more, the file system has " +
+                                         detail::describe_bytes(free_bytes(vfs)) +
+                                         " free; lower Maximum Disk Size or free some space");
+  }
+
+  const int flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | (existed ? 0 : O_CREAT | O_EXCL);
+  bool direct = options.caching != Caching::buffered;
+  detail::UniqueFd fd(::open(path.c_str(), flags | (direct ? O_DIRECT : 0), 0644));
+  if (!fd.valid() && errno == EINVAL && direct) {
+    // ramfs and others create the file before refusing O_DIRECT.
+    if (!existed) ::unlink(path.c_str());
+    if (options.caching != Caching::direct_or_buffered) {
+      return fail(Error(ErrorCode::unsupported,
+                        path + ": the file system refuses O_DIRECT (direct I/O); pass --buffered-io to "
+                               "prepare and measure through the page cache instead")
+                      .in_field("--buffered-io"));
+    }
+    direct = false;
+    fd.reset(::open(path.c_str(), flags, 0644));
+  }
+  if (!fd.valid()) return fail(detail::os_error(ErrorCode::io_error, "cannot open " + path, errno));
+  if (existed) {
+    struct stat opened {};
+    if (::fstat(fd.get(), &opened) != 0 || opened.st_dev != st.st_dev || opened.st_ino != st.st_ino) {
+      return fail(ErrorCode::validation_error, path + " was replaced while it was being opened; try again");
+    }
+  }
+  Rollback rollback(path, fd.get(), !existed, current);
+
+  const std::size_t alignment = std::max<std::size_t>(4096, std::bit_ceil(sector));
+  const std::size_t chunk = std::max<std::uint64_t>(options.chunk_bytes / sector, 1) * sector;
+  AlignedBuffer buffer(static_cast<std::byte*>(std::aligned_alloc(alignment, (chunk + alignment - 1) / alignment * alignment)));
+  if (!buffer) return fail(ErrorCode::io_error, path + ": cannot allocate a " + detail::describe_bytes(chunk) + " buffer");
+  const ChunkFiller& filler = fill ? fill : default_filler();
+
+  std::uint64_t offset = begin;
+  bool stopped_by_space = false;
+  while (offset < required) {
+    if (stop.stop_requested()) {
+      const std::uint64_t size = std::max(current, offset);
+      if (size == 0 && !existed) return result(0, PrepareOutcome::cancelled, direct);  // rollback removes it
+      rollback.disarm();
+      return result(size, PrepareOutcome::cancelled, direct);
+    }
+    // In "whole file system" mode a full file system ends the file: as Dynamo, fill what is
+    // left sector by sector, then stop.
+    const std::size_t length =
+        static_cast<std::size_t>(std::min<std::uint64_t>(stopped_by_space ? sector : chunk, required - offset));
+    const std::span<std::byte> data(buffer.get(), length);
+    filler(data);
+    const auto [written, error] = write_fully(fd.get(), data, offset);
+    offset += written;
+    if (error == ENOSPC && fill_file_system) {
+      if (stopped_by_space) break;
+      stopped_by_space = true;
+      continue;
+    }
+    if (error == ENOSPC) {
+      struct statvfs now {};
+      const std::uint64_t now_free = ::fstatvfs(fd.get(), &now) == 0 ? free_bytes(now) : 0;
+      return fail(ErrorCode::io_error, path + ": the file system ran out of space after " +
+                                           detail::describe_bytes(offset) + " of " + detail::describe_bytes(required) +
+                                           " (" + detail::describe_bytes(now_free) +
+                                           " free now); lower Maximum Disk Size or free some space");
+    }
+    if (error != 0) {
+      return fail(detail::os_error(ErrorCode::io_error,
+                                   path + ": writing the test file failed at byte " + std::to_string(offset), error));
+    }
+    if (progress) progress(Bytes(offset), Bytes(required));
+  }
+  if (stopped_by_space) {
+    // A short buffered write can end mid-sector; keep whole sectors only.
+    offset = offset / sector * sector;
+    if (offset == 0) {
+      return fail(ErrorCode::io_error, path + ": the file system has no free space for a test file");
+    }
+    if (::ftruncate(fd.get(), static_cast<off_t>(offset)) != 0) {
+      return fail(detail::os_error(ErrorCode::io_error, path + ": cannot trim the test file", errno));
+    }
+    if (progress) progress(Bytes(offset), Bytes(offset));
+  }
+  if (::fdatasync(fd.get()) != 0) return fail(detail::os_error(ErrorCode::io_error, path + ": fdatasync failed", errno));
+  rollback.disarm();
+  return result(std::max(current, offset), existed && current > 0 ? PrepareOutcome::grown : PrepareOutcome::created,
+                direct);
+}
+
+}  // namespace iomark::targets
