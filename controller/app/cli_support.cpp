@@ -1,0 +1,86 @@
+#include "cli_support.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+namespace iomark::cli {
+
+namespace {
+
+// Configuration and results files are small; anything this large is not one of them.
+constexpr off_t kMaxInputBytes = off_t{1} << 30;
+
+Error io_failure(const std::string& path, std::string_view what, int error_number) {
+  return Error(ErrorCode::io_error, std::string(what) + ": " + std::strerror(error_number)).at({path, 0});
+}
+
+}  // namespace
+
+Result<std::string> read_text_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail(io_failure(path, "cannot open", errno));
+  std::string text;
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  if (size > kMaxInputBytes) {
+    ::close(fd);
+    return fail(Error(ErrorCode::invalid_argument, "larger than 1 GiB: not a configuration or results file")
+                    .at({path, 0}));
+  }
+  if (size > 0) text.reserve(static_cast<std::size_t>(size));
+  ::lseek(fd, 0, SEEK_SET);
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      const int error_number = errno;
+      ::close(fd);
+      return fail(io_failure(path, "cannot read", error_number));
+    }
+    text.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return text;
+}
+
+Result<void> write_text_file(const std::string& path, const std::string& text) {
+  const std::string temporary = path + ".tmp-iomark";
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return fail(io_failure(path, "cannot create", errno));
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error_number = errno;
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      return fail(io_failure(path, "cannot write", error_number));
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const int error_number = errno;
+    ::unlink(temporary.c_str());
+    return fail(io_failure(path, "cannot flush", error_number));
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error_number = errno;
+    ::unlink(temporary.c_str());
+    return fail(io_failure(path, "cannot replace", error_number));
+  }
+  return {};
+}
+
+int report(const Error& error) {
+  std::cerr << "iomark: " << error.describe() << '\n';
+  return static_cast<int>(ExitCode::bad_input);
+}
+
+}  // namespace iomark::cli

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Pins what scripts rely on: exit codes (0 ok, 2 usage, 3 bad input), "FILE:LINE: message"
+# on stderr, and that every corpus file can be shown and converted.
+# usage: cli_contract_test.sh IOMARK CORPUS_DIR SAMPLES_DIR
+set -uo pipefail
+iomark=$1 corpus=$2 samples=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+
+expect() {  # expect NAME WANTED_EXIT [STDERR_PATTERN] -- COMMAND...
+  local name=$1 wanted=$2 pattern=""
+  shift 2
+  if [[ $1 != -- ]]; then pattern=$1; shift; fi
+  shift
+  "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  if [[ $got != "$wanted" ]]; then
+    echo "FAIL $name: exit $got, wanted $wanted"; sed 's/^/  stderr: /' "$work/err" | head -5
+    failed=$((failed + 1)); return
+  fi
+  if [[ -n $pattern ]] && ! grep -Eq -- "$pattern" "$work/err" "$work/out"; then
+    echo "FAIL $name: output does not match /$pattern/"; sed 's/^/  /' "$work/err" | head -5
+    failed=$((failed + 1)); return
+  fi
+  passed=$((passed + 1))
+}
+
+expect version 0 "iomark [0-9]" -- "$iomark" --version
+expect no-verb 2 -- "$iomark"
+expect unknown-verb 2 -- "$iomark" frobnicate
+expect missing-file-argument 2 -- "$iomark" icf show
+expect unreadable-file 3 "^iomark: $work/missing.icf: cannot open" -- "$iomark" icf show "$work/missing.icf"
+
+printf 'Version 1.1.0 \n'"'"'TEST SETUP ====\n'"'"'Run Time\n'"'"'\thours\n\tzero one two\n' >"$work/bad.icf"
+expect malformed-icf 3 "^iomark: $work/bad.icf:[0-9]+: " -- "$iomark" icf show "$work/bad.icf"
+head -c 4096 /dev/urandom >"$work/garbage.icf"
+expect garbage-icf 3 "^iomark: $work/garbage.icf:[0-9]+: " -- "$iomark" icf show "$work/garbage.icf"
+
+expect specs-list 0 "Database" -- "$iomark" specs list
+expect specs-show 0 "8 KiB" -- "$iomark" specs show database
+expect specs-show-unknown 3 "no built-in access specification" -- "$iomark" specs show "No Such Spec"
+
+expect sample-show 0 "CYCLE_OUTSTANDING_IOS" -- "$iomark" icf show "$samples/database-qd-cycle.icf"
+
+shopt -s nullglob
+corpus_files=("$corpus"/*.icf "$corpus"/*.conf)
+if ((${#corpus_files[@]} == 0)); then echo "FAIL corpus: no .icf/.conf files in $corpus"; failed=$((failed + 1)); fi
+for file in "${corpus_files[@]}"; do
+  name=$(basename "$file")
+  expect "show $name" 0 -- "$iomark" icf show "$file"
+  expect "convert $name" 0 -- "$iomark" icf convert "$file" -o "$work/$name.icf"
+  if [[ "$(head -n1 "$work/$name.icf")" != "Version 1.1.0 " ]]; then
+    echo "FAIL convert $name: first line is not 'Version 1.1.0 '"; failed=$((failed + 1))
+  fi
+  expect "show converted $name" 0 -- "$iomark" icf show "$work/$name.icf"
+done
+for file in "$corpus"/*.csv; do
+  expect "results show $(basename "$file")" 0 -- "$iomark" results show "$file"
+done
+
+echo "cli_contract: $passed passed, $failed failed"
+((failed == 0))
