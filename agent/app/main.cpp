@@ -1,0 +1,50 @@
+// iomark-agent: the load generator ("dynamo"). main() only wires the commands together.
+#include <CLI/CLI.hpp>
+
+#include "run_local.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"iomark-agent: the load generator of iomark (IOmeter's dynamo)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "iomark-agent " IOMARK_VERSION);
+  int exit_code = 0;
+
+  iomark::agent_app::RunLocalOptions local;
+  auto* run_local = app.add_subcommand("run-local", "Run one test on this host, without a controller");
+  run_local->add_option("--target", local.targets, "Block device, file, or directory (iobw.tst is made there)")
+      ->required();
+  auto* spec = run_local->add_option("--spec", local.spec_name, "Built-in access spec (see `iomark specs list`)");
+  auto* line = run_local->add_option("--spec-line", local.spec_line,
+                                     "One spec line: size,%size,%read,%random,delay,burst,align,reply");
+  spec->excludes(line);
+  line->excludes(spec);
+  run_local->add_option("--qd", local.queue_depth, "Outstanding I/Os per target per worker")
+      ->check(CLI::Range(1, 65536));
+  run_local->add_option("--workers", local.workers, "Workers (threads), each driving every target")
+      ->check(CLI::Range(1, 1024));
+  run_local->add_option("--ramp", local.ramp_s, "Ramp-up seconds (I/O runs, nothing is recorded)");
+  run_local->add_option("--time", local.time_s, "Recorded seconds")->check(CLI::Range(1, 31'536'000));
+  run_local->add_option("--engine", local.engine, "auto, io_uring, libaio, threadpool, sync or null");
+  run_local->add_option("--seed", local.seed, "Fixed seed: the same offsets every run");
+  run_local->add_option("--size", local.test_file_size, "Size of iobw.tst made in a directory target (e.g. 4G)");
+  run_local->add_option("--data-pattern", local.data_pattern, "Data written: repeating, pseudo-random, full-random")
+      ->check(CLI::IsMember({"repeating", "pseudo-random", "full-random"}));
+  run_local->add_option("--cpus", local.cpus, "CPUs to pin workers to, in order (default: worker i on CPU i)")
+      ->delimiter(',');
+  run_local->add_flag("--buffered-io", local.buffered, "Use the page cache where O_DIRECT is refused");
+  run_local->add_flag("--allow-destructive", local.allow_destructive,
+                      "Allow writing to block devices that are mounted, partitioned or formatted");
+  run_local->add_option("--results", local.results_csv, "Append an IOmeter 1.1.0 results block to this CSV");
+  run_local->add_option("--json", local.results_json, "Write iomark JSON results to this file");
+  run_local->callback([&] { exit_code = iomark::agent_app::run_local(local); });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& success) {
+    return app.exit(success);
+  } catch (const CLI::ParseError& error) {
+    app.exit(error);
+    return 2;
+  }
+  return exit_code;
+}

@@ -1,0 +1,234 @@
+#include "run_local.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/agent/run_session.hpp"
+#include "iomark/common/units.hpp"
+#include "iomark/engine/engine_kind.hpp"
+#include "iomark/results/durable_append.hpp"
+#include "iomark/results/results_csv.hpp"
+#include "iomark/results/results_json.hpp"
+#include "iomark/results/summary.hpp"
+
+namespace iomark::agent_app {
+
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 3;
+
+int bad_input(const Error& error) {
+  std::cerr << "iomark-agent: " << error.describe() << '\n';
+  return kExitBadInput;
+}
+
+Result<access_specs::AccessSpec> chosen_spec(const RunLocalOptions& options) {
+  if (!options.spec_line.empty()) {
+    auto line = access_specs::parse_spec_line(options.spec_line);
+    if (!line) return fail(Error(line.error()).in_field("--spec-line"));
+    access_specs::AccessSpec spec{"custom " + access_specs::format_spec_line(*line),
+                                  access_specs::DefaultAssignment::none, {*line}};
+    if (auto valid = access_specs::validate(spec); !valid) return fail(Error(valid.error()).in_field("--spec-line"));
+    return spec;
+  }
+  if (options.spec_name.empty()) {
+    return fail(Error(ErrorCode::invalid_argument, "name an access spec with --spec NAME or --spec-line LINE"));
+  }
+  const auto* spec = access_specs::find_builtin_spec(options.spec_name);
+  if (spec == nullptr) {
+    return fail(Error(ErrorCode::not_found, "no built-in access spec \"" + options.spec_name +
+                                                "\" (`iomark specs list` shows them)")
+                    .in_field("--spec"));
+  }
+  return *spec;
+}
+
+access_specs::DataPattern data_pattern_of(const std::string& name) {
+  if (name == "pseudo-random") return access_specs::DataPattern::pseudo_random;
+  if (name == "full-random") return access_specs::DataPattern::full_random;
+  return access_specs::DataPattern::repeating_bytes;
+}
+
+Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const access_specs::AccessSpec& spec) {
+  agent::RunAssignment assignment;
+  if (options.engine != "auto") {
+    auto kind = engine::parse_engine_kind(options.engine);
+    if (!kind) return fail(Error(kind.error()).in_field("--engine"));
+    assignment.engine = *kind;
+  }
+  const auto size = parse_size(options.test_file_size);
+  if (!size || size->count() == 0) {
+    return fail(Error(ErrorCode::invalid_argument, "not a size: \"" + options.test_file_size + "\"").in_field("--size"));
+  }
+  assignment.caching = options.buffered ? targets::Caching::direct_or_buffered : targets::Caching::direct;
+  const auto cpu_count = static_cast<std::uint32_t>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+  for (std::uint32_t w = 0; w < options.workers; ++w) {
+    agent::WorkerAssignment worker;
+    worker.name = "Worker " + std::to_string(w + 1);
+    if (options.cpus.empty()) {
+      worker.cpu = w % cpu_count;
+    } else {
+      const auto& text = options.cpus[w % options.cpus.size()];
+      try {
+        worker.cpu = static_cast<std::uint32_t>(std::stoul(text));
+      } catch (const std::exception&) {
+        return fail(Error(ErrorCode::invalid_argument, "not a CPU number: \"" + text + "\"").in_field("--cpus"));
+      }
+    }
+    worker.spec = spec;
+    worker.data_pattern = data_pattern_of(options.data_pattern);
+    worker.fixed_seed = options.seed;
+    for (const auto& path : options.targets) {
+      worker.targets.push_back({path, options.queue_depth, 0, 0, size->count()});
+    }
+    assignment.workers.push_back(std::move(worker));
+  }
+  return assignment;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
+  return name;
+}
+
+// Waits `seconds`, showing progress: a rewritten line on a terminal, a line every 10 s
+// otherwise. During recording the line carries live IOPS and MB/s.
+void wait_with_progress(agent::RunSession& session, std::string_view phase, std::uint32_t seconds,
+                        bool recording) {
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  const auto start = std::chrono::steady_clock::now();
+  std::uint64_t previous_ios = 0;
+  std::uint64_t previous_bytes = 0;
+  for (std::uint32_t elapsed = 1; elapsed <= seconds; ++elapsed) {
+    std::this_thread::sleep_until(start + std::chrono::seconds(elapsed));
+    if (session.failure()) return;
+    if (!terminal && elapsed % 10 != 0 && elapsed != seconds) continue;
+    std::string line = std::string(phase) + " " + std::to_string(elapsed) + "/" + std::to_string(seconds) + " s";
+    if (recording) {
+      std::uint64_t ios = 0;
+      std::uint64_t bytes = 0;
+      for (const auto& worker : session.snapshot("local").workers) {
+        for (const auto& target : worker.targets) {
+          ios += target.counters.io_count();
+          bytes += target.counters.bytes_read + target.counters.bytes_written;
+        }
+      }
+      const double interval = terminal ? 1.0 : (elapsed % 10 == 0 ? 10.0 : static_cast<double>(elapsed % 10));
+      char figures[96];
+      std::snprintf(figures, sizeof figures, ": %.0f IOPS, %.1f MB/s", static_cast<double>(ios - previous_ios) / interval,
+                    static_cast<double>(bytes - previous_bytes) / 1e6 / interval);
+      line += figures;
+      previous_ios = ios;
+      previous_bytes = bytes;
+    }
+    std::cerr << (terminal ? "\r\033[K" : "") << line << (terminal ? "" : "\n") << std::flush;
+  }
+  if (terminal && seconds > 0) std::cerr << '\n';
+}
+
+std::string milliseconds(Nanoseconds latency) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", static_cast<double>(latency.count()) / 1e6);
+  return text;
+}
+
+void print_summary(const results::RunSummary& summary, const results::RunResults& run, double busy_cpu_seconds) {
+  std::printf("%-10s %12s %10s %9s %9s %9s %9s %9s %7s\n", "", "IOPS", "MB/s", "avg ms", "p50 ms", "p99 ms",
+              "p99.9 ms", "max ms", "errors");
+  auto row = [](const std::string& name, const results::Summary& s) {
+    const auto& latency = s.counters.latency;
+    std::printf("%-10s %12.1f %10.2f %9.3f %9s %9s %9s %9.3f %7llu\n", name.c_str(), s.rates.iops, s.rates.mb_per_s,
+                s.average_response_ms(), milliseconds(latency.percentile(50)).c_str(),
+                milliseconds(latency.percentile(99)).c_str(), milliseconds(latency.percentile(99.9)).c_str(),
+                s.maximum_response_ms(), static_cast<unsigned long long>(s.counters.error_count()));
+  };
+  const auto& manager = summary.managers.front();
+  for (std::size_t w = 0; w < manager.workers.size(); ++w) row(run.managers.front().workers[w].name, manager.workers[w].total);
+  row("ALL", summary.all);
+  const double cpu = summary.all.cpu ? summary.all.cpu->total_percent : 0.0;
+  const auto ios = summary.all.counters.io_count();
+  std::printf("\nCPU %.1f%% (user+system, all CPUs), %.2f CPU-us per I/O (whole system, kernel threads included)\n",
+              cpu, ios == 0 ? 0.0 : busy_cpu_seconds * 1e6 / static_cast<double>(ios));
+}
+
+}  // namespace
+
+int run_local(const RunLocalOptions& options) {
+  const auto spec = chosen_spec(options);
+  if (!spec) return bad_input(spec.error());
+  const auto assignment = assignment_of(options, *spec);
+  if (!assignment) return bad_input(assignment.error());
+  // The operator named these targets on our own command line: that is the allow list.
+  const auto policy = targets::SafetyPolicy::create(
+      options.targets, options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse);
+  if (!policy) return bad_input(policy.error());
+
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  auto session = agent::RunSession::prepare(
+      *assignment, *policy, [](const std::string& notice) { std::cerr << notice << '\n'; },
+      [terminal](Bytes done, Bytes total) {
+        if (!terminal && done != total) return;
+        std::cerr << (terminal ? "\r\033[K" : "") << "  " << format_size(done) << " of " << format_size(total)
+                  << (terminal && done != total ? "" : "\n") << std::flush;
+      });
+  if (!session) return bad_input(session.error());
+
+  results::RunResults run;
+  run.info.description = "iomark-agent run-local";
+  run.info.queue_depth = options.queue_depth;
+  run.info.specs = {*spec};
+  if (auto started = (*session)->start(); !started) {
+    std::cerr << "iomark-agent: " << started.error().describe() << '\n';
+    return kExitFailure;
+  }
+  wait_with_progress(**session, "ramp-up", options.ramp_s, false);
+  (*session)->record_on();
+  run.info.start_time = results::wall_clock_now();
+  wait_with_progress(**session, "run", options.time_s, true);
+  (*session)->record_off();
+  run.info.end_time = results::wall_clock_now();
+  (*session)->stop();
+  run.managers.push_back((*session)->results(host_name()));
+
+  for (const auto& note : (*session)->engine_notes()) std::cout << "engine " << note << '\n';
+  std::cout << "spec \"" << spec->name << "\", " << options.workers << " worker(s) x " << options.targets.size()
+            << " target(s), " << options.queue_depth << " outstanding I/Os each\n\n";
+  const auto summary = results::summarize_run(run);
+  print_summary(summary, run, (*session)->busy_cpu_seconds());
+
+  int exit_code = 0;
+  if (auto failed = (*session)->failure()) {
+    std::cerr << "iomark-agent: the run stopped early: " << failed->describe() << '\n';
+    exit_code = kExitFailure;
+  }
+  results::SeriesInfo series{access_specs::TestType::normal, run.info.description, run.info.start_time,
+                             access_specs::RecordResults::all, IOMARK_VERSION};
+  const auto outcome = exit_code == 0 ? results::SeriesOutcome::completed : results::SeriesOutcome::aborted;
+  if (!options.results_csv.empty()) {
+    results::ResultsCsvAppender appender;
+    const auto text = appender.begin_series(series) + appender.append_run(run, summary) + appender.end_series(outcome);
+    if (auto appended = results::append_durably(options.results_csv, text); !appended) {
+      std::cerr << "iomark-agent: " << appended.error().describe() << '\n';
+      exit_code = kExitFailure;
+    }
+  }
+  if (!options.results_json.empty()) {
+    const results::SeriesResults all{series, std::nullopt, {run}, outcome};
+    // JSON is a whole document: replace the file rather than append to it.
+    std::remove(options.results_json.c_str());
+    if (auto written = results::append_durably(options.results_json, results::write_results_json(all)); !written) {
+      std::cerr << "iomark-agent: " << written.error().describe() << '\n';
+      exit_code = kExitFailure;
+    }
+  }
+  return exit_code;
+}
+
+}  // namespace iomark::agent_app

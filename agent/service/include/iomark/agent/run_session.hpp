@@ -1,0 +1,109 @@
+// One run on this host: targets prepared and opened, one engine and one pinned worker per
+// assignment, driven through the phases of iometer-spec §3.1 and reported as a results
+// manager row. `iomark-agent run-local` drives it directly; the agent service (issue 4)
+// drives it on the controller's commands. Not thread-safe: one owner calls its members,
+// except snapshot(), which any thread may call.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iomark/access_specs/access_spec.hpp"
+#include "iomark/access_specs/test_plan.hpp"
+#include "iomark/agent/host_stats.hpp"
+#include "iomark/agent/worker.hpp"
+#include "iomark/common/result.hpp"
+#include "iomark/engine/engine_kind.hpp"
+#include "iomark/results/run_results.hpp"
+#include "iomark/targets/safety_policy.hpp"
+#include "iomark/targets/target.hpp"
+#include "iomark/targets/test_file.hpp"
+
+namespace iomark::agent {
+
+struct TargetAssignment {
+  // A block device, an existing file, or a directory in which `iobw.tst` is prepared.
+  std::string path;
+  std::uint32_t queue_depth{1};
+  std::uint64_t starting_sector{};
+  std::uint64_t maximum_size_sectors{};  // 0 = the whole target
+  // Directories only: the size of iobw.tst when it has to be created or grown; 0 = derived
+  // from starting sector + maximum size (IOmeter), which must then be non-zero.
+  std::uint64_t test_file_bytes{};
+};
+
+struct WorkerAssignment {
+  std::string name;
+  std::optional<std::uint32_t> cpu;
+  access_specs::AccessSpec spec;
+  access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
+  std::optional<std::uint64_t> fixed_seed;  // nullopt = a fresh seed per run, as IOmeter
+  std::vector<TargetAssignment> targets;
+};
+
+// nullopt = choose per worker: probe, then calibrate on the worker's first target.
+using EngineChoice = std::optional<engine::EngineKind>;
+
+struct RunAssignment {
+  std::vector<WorkerAssignment> workers;
+  EngineChoice engine;
+  targets::Caching caching{targets::Caching::direct};
+};
+
+// Human-readable progress of the preparation (test files, engine choice).
+using PrepareNotice = std::function<void(const std::string&)>;
+
+class RunSession {
+ public:
+  // Prepares test files (reporting progress), opens every target behind `policy`, picks and
+  // prepares engines and creates the workers. Errors name the worker and target.
+  [[nodiscard]] static Result<std::unique_ptr<RunSession>> prepare(const RunAssignment& assignment,
+                                                                   const targets::SafetyPolicy& policy,
+                                                                   const PrepareNotice& notice = {},
+                                                                   const targets::PrepareProgress& progress = {});
+
+  [[nodiscard]] Result<void> start();  // I/O starts: ramp-up
+  void record_on();
+  void record_off();
+  void stop();  // idempotent
+
+  // The first engine failure of any worker, if one stopped early.
+  [[nodiscard]] std::optional<Error> failure() const;
+
+  // Live or final results as one manager's row set (counters, windows, CPU utilisation).
+  [[nodiscard]] results::ManagerResult snapshot(const std::string& manager_name);
+  [[nodiscard]] results::ManagerResult results(const std::string& manager_name) const;
+  // Whole-system busy CPU seconds over the recording window (every CPU, kernel included).
+  [[nodiscard]] double busy_cpu_seconds() const;
+
+  // Which engine each worker uses, and why, in assignment order.
+  [[nodiscard]] const std::vector<std::string>& engine_notes() const noexcept { return engine_notes_; }
+
+ private:
+  struct WorkerSlot {
+    WorkerAssignment assignment;
+    std::vector<targets::OpenTarget> open_targets;
+    std::unique_ptr<Worker> worker;
+  };
+
+  RunSession() = default;
+  [[nodiscard]] results::ManagerResult manager_result(const std::string& manager_name,
+                                                      const std::vector<WorkerResults>& workers,
+                                                      const CpuSnapshot& cpu_end) const;
+
+  std::vector<WorkerSlot> workers_;
+  std::vector<std::string> engine_notes_;
+  std::optional<CpuSnapshot> cpu_at_record_on_;
+  std::optional<CpuSnapshot> cpu_at_record_off_;
+  std::uint64_t record_on_ns_{};
+  std::uint64_t record_off_ns_{};
+};
+
+// Host facts for results: CPU count, kernel, version.
+[[nodiscard]] results::HostFacts host_facts(std::string iomark_version);
+
+}  // namespace iomark::agent

@@ -1,0 +1,208 @@
+#include "iomark/agent/run_session.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <map>
+
+#include "iomark/engine/calibration.hpp"
+#include "iomark/engine/engines.hpp"
+#include "iomark/workload/data_pattern.hpp"
+
+namespace iomark::agent {
+
+namespace {
+
+constexpr std::uint32_t kTestFileSizingSector = 512;
+
+Error in_worker(const WorkerAssignment& worker, const Error& error) {
+  return Error(error.code(), "worker \"" + worker.name + "\": " + error.describe());
+}
+
+// IOmeter seeds each target from the GUI's high-resolution timer when no fixed seed is set;
+// the index keeps targets opened in the same nanosecond apart.
+std::uint64_t fresh_seed(std::size_t index) {
+  return monotonic_now_ns() * 0x9E3779B97F4A7C15ULL + index;
+}
+
+Result<std::unique_ptr<engine::IoEngine>> engine_for(const RunAssignment& assignment, const targets::OpenTarget& first,
+                                                     std::uint32_t queue_depth,
+                                                     const std::vector<engine::EngineProbe>& probes,
+                                                     std::string& note) {
+  const engine::EngineOptions options{.queue_depth = queue_depth};
+  if (assignment.engine) {
+    note = std::string(engine::to_string(*assignment.engine)) + " (as asked)";
+    return engine::make_prepared_engine(*assignment.engine, options);
+  }
+  const auto& info = first.info();
+  const auto choice = engine::calibrate_target(first.fd(), info.size_bytes, info.sector_size_bytes, probes);
+  note = std::string(engine::to_string(choice.engine)) + ": " + choice.reason;
+  auto chosen = engine::make_prepared_engine(choice.engine, options);
+  if (chosen) return chosen;
+  auto best = engine::make_best_engine(options);
+  if (!best) return fail(best.error());
+  note = std::string(best->engine->name()) + " (" + chosen.error().message() + ")";
+  return std::move(best->engine);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& assignment,
+                                                        const targets::SafetyPolicy& policy,
+                                                        const PrepareNotice& notice,
+                                                        const targets::PrepareProgress& progress) {
+  if (assignment.workers.empty()) return fail(ErrorCode::invalid_argument, "nothing to run: no worker assigned");
+  std::unique_ptr<RunSession> session(new RunSession());
+  const auto probes = assignment.engine ? std::vector<engine::EngineProbe>{} : engine::probe_engines();
+  std::map<std::string, std::string> prepared_test_files;  // directory -> iobw.tst
+  std::size_t seed_index = 0;
+  for (const auto& worker : assignment.workers) {
+    WorkerSlot slot{worker, {}, nullptr};
+    WorkerOptions options{worker.name, worker.cpu, worker.spec, worker.data_pattern, {}};
+    std::uint32_t queue_depth = 0;
+    for (const auto& target : worker.targets) {
+      const auto authorized = targets::authorize_target(target.path, targets::AccessMode::read_write, policy);
+      if (!authorized) return fail(in_worker(worker, authorized.error()));
+      std::string path = authorized->path;
+      if (authorized->kind == targets::TargetKind::directory) {
+        auto known = prepared_test_files.find(path);
+        if (known == prepared_test_files.end()) {
+          targets::TestFileOptions file_options;
+          file_options.caching = assignment.caching;
+          if (target.test_file_bytes != 0) {
+            file_options.sector_size_bytes = kTestFileSizingSector;
+            file_options.maximum_size_sectors =
+                (target.test_file_bytes + kTestFileSizingSector - 1) / kTestFileSizingSector;
+          } else {
+            file_options.starting_sector = target.starting_sector;
+            file_options.maximum_size_sectors = target.maximum_size_sectors;
+          }
+          if (notice) notice("preparing the test file in " + path);
+          const auto seed = worker.fixed_seed.value_or(fresh_seed(seed_index));
+          auto prepared = targets::prepare_test_file(path, file_options, policy,
+                                                     workload::make_prepare_filler(worker.data_pattern, seed), progress);
+          if (!prepared) return fail(in_worker(worker, prepared.error()));
+          known = prepared_test_files.emplace(path, prepared->path).first;
+        }
+        path = known->second;
+      }
+      auto opened = targets::open_target(path, {targets::AccessMode::read_write, assignment.caching, {}}, policy);
+      if (!opened) return fail(in_worker(worker, opened.error()));
+      workload::TargetSetup setup;
+      setup.geometry = {opened->info().size_bytes, opened->info().sector_size_bytes};
+      setup.queue_depth = target.queue_depth;
+      setup.seed = worker.fixed_seed.value_or(fresh_seed(seed_index++));
+      setup.starting_sector = target.starting_sector;
+      setup.maximum_size_sectors = target.maximum_size_sectors;
+      options.targets.push_back({target.path, opened->fd(), setup});
+      queue_depth += target.queue_depth;
+      slot.open_targets.push_back(std::move(*opened));
+    }
+    std::string note;
+    auto engine = engine_for(assignment, slot.open_targets.front(), queue_depth, probes, note);
+    if (!engine) return fail(in_worker(worker, engine.error()));
+    session->engine_notes_.push_back(worker.name + ": " + note);
+    auto created = Worker::create(std::move(options), std::move(*engine));
+    if (!created) return fail(in_worker(worker, created.error()));
+    slot.worker = std::move(*created);
+    session->workers_.push_back(std::move(slot));
+  }
+  return session;
+}
+
+Result<void> RunSession::start() {
+  for (auto& slot : workers_) {
+    if (auto started = slot.worker->start(); !started) {
+      stop();
+      return started;
+    }
+  }
+  return {};
+}
+
+void RunSession::record_on() {
+  if (auto snapshot = read_cpu_snapshot()) cpu_at_record_on_ = std::move(*snapshot);
+  record_on_ns_ = monotonic_now_ns();
+  for (auto& slot : workers_) slot.worker->record_on();
+}
+
+void RunSession::record_off() {
+  for (auto& slot : workers_) slot.worker->record_off();
+  record_off_ns_ = monotonic_now_ns();
+  if (auto snapshot = read_cpu_snapshot()) cpu_at_record_off_ = std::move(*snapshot);
+}
+
+void RunSession::stop() {
+  for (auto& slot : workers_) slot.worker->stop();
+}
+
+std::optional<Error> RunSession::failure() const {
+  for (const auto& slot : workers_) {
+    if (auto failed = slot.worker->failure()) return failed;
+  }
+  return std::nullopt;
+}
+
+results::ManagerResult RunSession::snapshot(const std::string& manager_name) {
+  std::vector<WorkerResults> live;
+  for (auto& slot : workers_) live.push_back(slot.worker->snapshot());
+  const auto now = read_cpu_snapshot();
+  return manager_result(manager_name, live, now ? *now : CpuSnapshot{});
+}
+
+results::ManagerResult RunSession::results(const std::string& manager_name) const {
+  std::vector<WorkerResults> final_results;
+  for (const auto& slot : workers_) final_results.push_back(slot.worker->results());
+  return manager_result(manager_name, final_results, cpu_at_record_off_.value_or(CpuSnapshot{}));
+}
+
+double RunSession::busy_cpu_seconds() const {
+  if (!cpu_at_record_on_ || !cpu_at_record_off_) return 0.0;
+  return agent::busy_cpu_seconds(*cpu_at_record_on_, *cpu_at_record_off_);
+}
+
+results::ManagerResult RunSession::manager_result(const std::string& manager_name,
+                                                  const std::vector<WorkerResults>& workers,
+                                                  const CpuSnapshot& cpu_end) const {
+  results::ManagerResult manager;
+  manager.name = manager_name;
+  manager.host = host_facts(IOMARK_VERSION);
+  if (cpu_at_record_on_ && !cpu_end.cpus.empty()) {
+    const auto end_ns = record_off_ns_ != 0 ? record_off_ns_ : monotonic_now_ns();
+    const double window_s = static_cast<double>(end_ns - record_on_ns_) / 1e9;
+    for (const auto& cpu : cpu_utilisation(*cpu_at_record_on_, cpu_end, window_s)) {
+      manager.cpus.push_back({cpu.total, cpu.user, cpu.privileged, 0.0, 0.0, cpu.interrupts_per_second});
+    }
+  }
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    const auto& assignment = workers_[w].assignment;
+    results::WorkerResult worker;
+    worker.name = assignment.name;
+    worker.spec_name = assignment.spec.name;
+    worker.recording_window = workers[w].window;
+    worker.starting_sector = assignment.targets.front().starting_sector;
+    worker.maximum_size_sectors = assignment.targets.front().maximum_size_sectors;
+    worker.queue_depth = assignment.targets.front().queue_depth;
+    for (std::size_t t = 0; t < assignment.targets.size(); ++t) {
+      // The file actually driven (a directory's iobw.tst), so results say what was measured.
+      worker.targets.push_back(
+          {workers_[w].open_targets[t].info().path, results::TargetKind::disk, workers[w].targets[t]});
+    }
+    manager.workers.push_back(std::move(worker));
+  }
+  return manager;
+}
+
+results::HostFacts host_facts(std::string iomark_version) {
+  results::HostFacts facts;
+  facts.cpu_count = static_cast<std::uint32_t>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+  utsname names{};
+  if (::uname(&names) == 0) {
+    facts.os_name = names.sysname;
+    facts.kernel_release = names.release;
+  }
+  facts.iomark_version = std::move(iomark_version);
+  return facts;
+}
+
+}  // namespace iomark::agent

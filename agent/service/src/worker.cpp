@@ -1,0 +1,308 @@
+#include "iomark/agent/worker.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+#include "iomark/workload/data_pattern.hpp"
+
+namespace iomark::agent {
+
+namespace {
+
+// How long the worker blocks in reap before it looks at its control flags again: bounds how
+// late stop(), record_on() and snapshot() take effect when the target is slow.
+constexpr std::uint64_t kControlPollNs = 50'000'000;
+// An I/O still in flight this long after stop() is abandoned (the device is hung).
+constexpr std::uint64_t kDrainLimitNs = 30'000'000'000;
+
+Error failure_of(std::string_view what, int error_number, const std::string& worker) {
+  return Error(ErrorCode::io_error, "worker \"" + worker + "\": " + std::string(what) + ": " + std::strerror(error_number));
+}
+
+}  // namespace
+
+std::uint64_t monotonic_now_ns() noexcept {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ULL + static_cast<std::uint64_t>(now.tv_nsec);
+}
+
+Result<std::unique_ptr<Worker>> Worker::create(WorkerOptions options, std::unique_ptr<engine::IoEngine> engine) {
+  if (options.targets.empty()) {
+    return fail(ErrorCode::invalid_argument, "worker \"" + options.name + "\" has no target");
+  }
+  std::uint32_t slot_count = 0;
+  std::uint32_t largest_sector = 512;
+  workload::WorkerSetup setup;
+  setup.data_pattern = options.data_pattern;
+  std::vector<int> fds;
+  for (const auto& target : options.targets) {
+    slot_count += target.setup.queue_depth;
+    largest_sector = std::max(largest_sector, target.setup.geometry.sector_size_bytes);
+    setup.targets.push_back(target.setup);
+    fds.push_back(target.fd);
+  }
+  const auto alignment = engine::buffer_alignment(largest_sector);
+  if (!alignment) return fail(alignment.error());
+  setup.buffer_alignment_bytes = static_cast<std::uint32_t>(*alignment);
+  if (engine->queue_depth() < slot_count) {
+    return fail(ErrorCode::invalid_argument, "worker \"" + options.name + "\": engine prepared for " +
+                                                 std::to_string(engine->queue_depth()) + " outstanding I/Os, " +
+                                                 std::to_string(slot_count) + " needed");
+  }
+  auto workload = workload::WorkerWorkload::create(options.spec, setup);
+  if (!workload) return fail(workload.error());
+  auto buffers = engine::BufferPool::create(slot_count, workload->buffer_bytes(), largest_sector);
+  if (!buffers) return fail(buffers.error());
+  if (auto registered = engine->register_targets(fds); !registered) return fail(registered.error());
+
+  std::unique_ptr<Worker> worker(
+      new Worker(std::move(options), std::move(engine), std::move(*workload), std::move(*buffers)));
+  // Writes of the pseudo- and full-random patterns point straight into one shared source
+  // buffer, so only repeating bytes costs a fill per write.
+  std::size_t pattern_bytes = 0;
+  if (worker->options_.data_pattern == access_specs::DataPattern::pseudo_random) {
+    pattern_bytes = worker->workload_.buffer_bytes();
+  } else if (worker->options_.data_pattern == access_specs::DataPattern::full_random) {
+    pattern_bytes = worker->workload_.random_buffer_size();
+  }
+  std::vector<engine::BufferRegion> regions{worker->buffers_.region()};
+  if (pattern_bytes > 0) {
+    const auto rounded = (pattern_bytes + *alignment - 1) / *alignment * *alignment;
+    auto* memory = static_cast<std::byte*>(std::aligned_alloc(*alignment, rounded));
+    if (memory == nullptr) return fail(ErrorCode::io_error, "cannot allocate the data pattern buffer");
+    worker->pattern_buffer_ = {memory, std::free};
+    const std::span<std::byte> data(memory, rounded);
+    if (worker->options_.data_pattern == access_specs::DataPattern::pseudo_random) {
+      worker->workload_.fill_pseudo_random_buffer(data.first(pattern_bytes));
+    } else {
+      workload::fill_full_random(data, worker->workload_.worker_seed());
+    }
+    regions.push_back({memory, rounded});
+  }
+  // Registration is an optimisation (fixed buffers); an engine that cannot still works.
+  (void)worker->engine_->register_buffers(regions);
+  return worker;
+}
+
+Worker::Worker(WorkerOptions options, std::unique_ptr<engine::IoEngine> engine, workload::WorkerWorkload workload,
+               engine::BufferPool buffers)
+    : options_(std::move(options)),
+      engine_(std::move(engine)),
+      workload_(std::move(workload)),
+      buffers_(std::move(buffers)) {
+  const auto slot_count = buffers_.slot_count();
+  slots_.resize(slot_count);
+  batch_.reserve(slot_count);
+  completions_.resize(slot_count);
+  counters_.resize(options_.targets.size());
+  published_ = {options_.name, Nanoseconds(0), counters_};
+}
+
+Worker::~Worker() { stop(); }
+
+Result<void> Worker::start() {
+  running_.store(true, std::memory_order_release);
+  thread_ = std::thread([this] { run(); });
+  if (!options_.cpu) return {};
+  cpu_set_t* set = CPU_ALLOC(*options_.cpu + 1);
+  const auto set_size = CPU_ALLOC_SIZE(*options_.cpu + 1);
+  CPU_ZERO_S(set_size, set);
+  CPU_SET_S(*options_.cpu, set_size, set);
+  const int error_number = ::pthread_setaffinity_np(thread_.native_handle(), set_size, set);
+  CPU_FREE(set);
+  if (error_number != 0) {
+    stop();
+    return fail(failure_of("cannot pin to CPU " + std::to_string(*options_.cpu), error_number, options_.name));
+  }
+  return {};
+}
+
+void Worker::record_on() noexcept { record_on_ns_.store(monotonic_now_ns(), std::memory_order_release); }
+
+void Worker::record_off() noexcept { record_off_ns_.store(monotonic_now_ns(), std::memory_order_release); }
+
+void Worker::stop() {
+  stop_requested_.store(true, std::memory_order_release);
+  if (thread_.joinable()) thread_.join();
+}
+
+void Worker::run() noexcept {
+  while (!stop_requested_.load(std::memory_order_acquire) && !failure_) {
+    const auto now = monotonic_now_ns();
+    issue_ready_slots(now);
+    publish_if_requested();
+    if (failure_) break;
+    std::uint64_t wait_ns = kControlPollNs;
+    if (held_slot_) wait_ns = std::min(wait_ns, resume_at_ns_ > now ? resume_at_ns_ - now : 0);
+    if (engine_->in_flight() == 0) {
+      // Nothing to reap: only a burst delay can leave every slot idle. Sleep through it.
+      const timespec pause{0, static_cast<long>(wait_ns)};
+      ::nanosleep(&pause, nullptr);
+      continue;
+    }
+    const auto reaped =
+        engine_->reap(completions_, 1, Nanoseconds(static_cast<std::int64_t>(wait_ns)));
+    if (reaped.error != 0) {
+      failure_ = failure_of(std::string(engine_->name()) + " reap failed", reaped.error, options_.name);
+      break;
+    }
+    const auto completed_at = monotonic_now_ns();
+    for (std::size_t i = 0; i < reaped.count; ++i) complete(completions_[i], completed_at);
+  }
+  drain();
+  if (window_end_ns_ == 0) window_end_ns_ = record_off_ns_.load(std::memory_order_acquire);
+  publish_if_requested();
+  running_.store(false, std::memory_order_release);
+}
+
+void Worker::issue_ready_slots(std::uint64_t now_ns) noexcept {
+  const auto record_on = record_on_ns_.load(std::memory_order_acquire);
+  const bool recording = record_on != 0 && record_on <= now_ns && record_off_ns_.load(std::memory_order_acquire) == 0;
+  if (record_on != 0 && window_start_ns_ == 0) window_start_ns_ = record_on;
+  batch_.clear();
+  for (;;) {
+    if (held_slot_ && now_ns < resume_at_ns_) break;
+    const auto slot = held_slot_ ? held_slot_ : workload_.take_slot();
+    if (!slot) break;
+    const auto step = workload_.next_io(*slot, Nanoseconds(static_cast<std::int64_t>(now_ns)));
+    if (step.kind == workload::StepKind::wait) {
+      held_slot_ = slot;
+      resume_at_ns_ = static_cast<std::uint64_t>(step.resume_at.count());
+      break;
+    }
+    held_slot_.reset();
+    const auto& io = step.io;
+    auto& state = slots_[*slot];
+    state.issued_ns = now_ns;
+    state.target = io.target;
+    state.size_bytes = io.size_bytes;
+    state.op = io.direction == workload::IoDirection::read ? engine::IoOp::read : engine::IoOp::write;
+    state.counted = recording;
+    if (io.role == workload::IoRole::request) {
+      state.transaction_started_ns = now_ns;
+      state.transaction_counted = recording;
+    }
+    std::byte* buffer = state.op == engine::IoOp::write ? write_source(io) : buffers_.slot(*slot);
+    batch_.push_back({*slot, io.target, state.op, io.offset_bytes, io.size_bytes, buffer});
+  }
+  if (batch_.empty()) return;
+  const auto submitted = engine_->submit(batch_);
+  for (std::size_t i = submitted.accepted; i < batch_.size(); ++i) {
+    workload_.retry_later(static_cast<std::uint32_t>(batch_[i].tag));
+  }
+  if (submitted.status == engine::SubmitStatus::failed) {
+    failure_ = failure_of(std::string(engine_->name()) + " submit failed", submitted.error, options_.name);
+  }
+}
+
+std::byte* Worker::write_source(const workload::PlannedIo& io) noexcept {
+  switch (options_.data_pattern) {
+    case access_specs::DataPattern::repeating_bytes:
+      workload::fill_repeating(buffers_.slot_span(io.slot).first(io.size_bytes), io.fill_byte);
+      return buffers_.slot(io.slot);
+    case access_specs::DataPattern::pseudo_random:
+      return pattern_buffer_.get();
+    case access_specs::DataPattern::full_random:
+      return pattern_buffer_.get() + io.data_offset_bytes;
+  }
+  return buffers_.slot(io.slot);
+}
+
+void Worker::complete(const engine::IoCompletion& completion, std::uint64_t now_ns) noexcept {
+  const auto slot = static_cast<std::uint32_t>(completion.tag);
+  const auto& state = slots_[slot];
+  const auto record_off = record_off_ns_.load(std::memory_order_acquire);
+  const bool before_record_off = record_off == 0 || now_ns <= record_off;
+  const bool counts = state.counted && before_record_off;
+  if (counts) {
+    auto& counters = counters_[state.target];
+    const auto latency_ns = now_ns - state.issued_ns;
+    // A short transfer is as much a failure as an error code: the bytes asked for did not move.
+    const bool succeeded = completion.result == static_cast<std::int64_t>(state.size_bytes);
+    if (state.op == engine::IoOp::read) {
+      if (succeeded) counters.record_read(state.size_bytes, latency_ns);
+      else ++counters.read_errors;
+    } else {
+      if (succeeded) counters.record_write(state.size_bytes, latency_ns);
+      else ++counters.write_errors;
+    }
+  } else if (!state.counted && window_start_ns_ != 0 && before_record_off) {
+    // IOmeter starts the window once the last I/O issued before recording has completed.
+    window_start_ns_ = std::max(window_start_ns_, now_ns);
+  }
+  const bool transaction_counted = state.transaction_counted && before_record_off;
+  const auto transaction_started = state.transaction_started_ns;
+  const auto target = state.target;
+  if (workload_.complete_io(slot) == workload::TransactionStatus::complete && transaction_counted) {
+    counters_[target].transactions.add(now_ns - transaction_started);
+  }
+}
+
+void Worker::publish_if_requested() noexcept {
+  if (!snapshot_requested_.load(std::memory_order_acquire)) return;
+  const auto end = window_end_ns_ != 0 ? window_end_ns_ : [&] {
+    const auto record_off = record_off_ns_.load(std::memory_order_acquire);
+    return record_off != 0 ? record_off : monotonic_now_ns();
+  }();
+  published_.window = Nanoseconds(
+      window_start_ns_ != 0 && end > window_start_ns_ ? static_cast<std::int64_t>(end - window_start_ns_) : 0);
+  std::copy(counters_.begin(), counters_.end(), published_.targets.begin());
+  snapshot_requested_.store(false, std::memory_order_relaxed);
+  snapshot_sequence_.fetch_add(1, std::memory_order_release);
+}
+
+void Worker::drain() noexcept {
+  const auto deadline = monotonic_now_ns() + kDrainLimitNs;
+  while (engine_->in_flight() > 0 && monotonic_now_ns() < deadline) {
+    const auto reaped = engine_->reap(completions_, 1, Nanoseconds(static_cast<std::int64_t>(kControlPollNs)));
+    if (reaped.error != 0) {
+      if (!failure_) failure_ = failure_of(std::string(engine_->name()) + " reap failed", reaped.error, options_.name);
+      return;
+    }
+    const auto completed_at = monotonic_now_ns();
+    for (std::size_t i = 0; i < reaped.count; ++i) complete(completions_[i], completed_at);
+  }
+  if (engine_->in_flight() > 0 && !failure_) {
+    failure_ = Error(ErrorCode::io_error, "worker \"" + options_.name + "\": " +
+                                              std::to_string(engine_->in_flight()) +
+                                              " I/Os still in flight 30 s after stop; the target is not responding");
+  }
+}
+
+WorkerResults Worker::snapshot() {
+  std::lock_guard lock(snapshot_mutex_);
+  if (running_.load(std::memory_order_acquire)) {
+    const auto before = snapshot_sequence_.load(std::memory_order_acquire);
+    snapshot_requested_.store(true, std::memory_order_release);
+    const auto deadline = monotonic_now_ns() + 1'000'000'000ULL;
+    while (snapshot_sequence_.load(std::memory_order_acquire) == before && running_.load(std::memory_order_acquire) &&
+           monotonic_now_ns() < deadline) {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    if (snapshot_sequence_.load(std::memory_order_acquire) != before) return published_;
+  }
+  // The thread is gone: everything it wrote happened before running_ turned false.
+  if (!running_.load(std::memory_order_acquire)) return results();
+  return published_;
+}
+
+WorkerResults Worker::results() const {
+  const auto end = window_end_ns_;
+  const auto window = window_start_ns_ != 0 && end > window_start_ns_ ? end - window_start_ns_ : 0;
+  return {options_.name, Nanoseconds(static_cast<std::int64_t>(window)), counters_};
+}
+
+std::optional<Error> Worker::failure() const {
+  if (running_.load(std::memory_order_acquire)) return std::nullopt;
+  return failure_;
+}
+
+}  // namespace iomark::agent

@@ -1,0 +1,90 @@
+#include "iomark/agent/run_session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "iomark/access_specs/builtin_specs.hpp"
+
+namespace iomark::agent {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+class RunSessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/iomark-session-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    directory_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(directory_); }
+
+  RunAssignment assignment(engine::EngineKind kind, std::uint32_t workers) const {
+    RunAssignment run;
+    run.engine = kind;
+    run.caching = targets::Caching::direct_or_buffered;
+    for (std::uint32_t w = 0; w < workers; ++w) {
+      WorkerAssignment worker;
+      worker.name = "Worker " + std::to_string(w + 1);
+      worker.spec = *access_specs::find_builtin_spec("Database");
+      worker.fixed_seed = 7;
+      worker.targets.push_back({directory_.string(), 4, 0, 0, 4ULL << 20});
+      run.workers.push_back(worker);
+    }
+    return run;
+  }
+
+  fs::path directory_;
+};
+
+TEST_F(RunSessionTest, PreparesTheTestFileAndReportsEveryWorker) {
+  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()},
+                                                    targets::Destructive::refuse);
+  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
+  auto session = RunSession::prepare(assignment(engine::EngineKind::sync, 2), *policy);
+  ASSERT_TRUE(session.has_value()) << session.error().describe();
+  EXPECT_EQ(fs::file_size(directory_ / "iobw.tst"), 4U << 20);
+  ASSERT_TRUE((*session)->start().has_value());
+  (*session)->record_on();
+  std::this_thread::sleep_for(200ms);
+  (*session)->record_off();
+  (*session)->stop();
+  EXPECT_FALSE((*session)->failure().has_value());
+  const auto manager = (*session)->results("hostA");
+  EXPECT_EQ(manager.name, "hostA");
+  ASSERT_EQ(manager.workers.size(), 2U);
+  for (const auto& worker : manager.workers) {
+    EXPECT_EQ(worker.spec_name, "Database");
+    EXPECT_EQ(worker.queue_depth, 4U);
+    EXPECT_GT(worker.recording_window, 100ms);
+    ASSERT_EQ(worker.targets.size(), 1U);
+    EXPECT_EQ(worker.targets[0].name, fs::canonical(directory_ / "iobw.tst").string());
+    EXPECT_GT(worker.targets[0].counters.io_count(), 0U);
+    EXPECT_EQ(worker.targets[0].counters.error_count(), 0U);
+  }
+  EXPECT_FALSE(manager.cpus.empty());
+  EXPECT_EQ((*session)->engine_notes().size(), 2U);
+}
+
+TEST_F(RunSessionTest, RefusesAFileOutsideTheAllowList) {
+  // A user's file is touched only when allowed; test files (iobw.tst) the agent makes itself
+  // need no --allow (agent/targets/include/iomark/targets/target.hpp).
+  const auto user_file = directory_ / "precious.dat";
+  { std::ofstream create(user_file); }
+  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{}, targets::Destructive::refuse);
+  ASSERT_TRUE(policy.has_value());
+  auto run = assignment(engine::EngineKind::null, 1);
+  run.workers[0].targets[0].path = user_file.string();
+  const auto session = RunSession::prepare(run, *policy);
+  ASSERT_FALSE(session.has_value());
+  EXPECT_NE(session.error().message().find("Worker 1"), std::string::npos);
+  EXPECT_NE(session.error().message().find(user_file.string()), std::string::npos);
+}
+
+}  // namespace
+}  // namespace iomark::agent

@@ -1,0 +1,161 @@
+#include "iomark/agent/worker.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+#include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/engine/engines.hpp"
+
+namespace iomark::agent {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A temporary file of `size` bytes, removed with the fixture.
+class TempFile {
+ public:
+  explicit TempFile(std::uint64_t size) {
+    char path[] = "/tmp/iomark-worker-test-XXXXXX";
+    fd_ = ::mkstemp(path);
+    path_ = path;
+    if (fd_ >= 0 && ::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  ~TempFile() {
+    if (fd_ >= 0) ::close(fd_);
+    ::unlink(path_.c_str());
+  }
+  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  int fd_{-1};
+  std::string path_;
+};
+
+WorkerOptions options_for(const TempFile& file, const char* spec_name, std::uint32_t queue_depth,
+                          std::uint64_t size) {
+  WorkerOptions options;
+  options.name = "Worker 1";
+  options.spec = *access_specs::find_builtin_spec(spec_name);
+  workload::TargetSetup setup;
+  setup.geometry = {size, 512};
+  setup.queue_depth = queue_depth;
+  setup.seed = 42;
+  options.targets.push_back({file.path(), file.fd(), setup});
+  return options;
+}
+
+std::unique_ptr<Worker> make_worker(WorkerOptions options, engine::EngineKind kind, std::uint32_t depth) {
+  auto engine = engine::make_prepared_engine(kind, {.queue_depth = depth});
+  EXPECT_TRUE(engine.has_value()) << engine.error().describe();
+  auto worker = Worker::create(std::move(options), std::move(*engine));
+  EXPECT_TRUE(worker.has_value()) << worker.error().describe();
+  return std::move(*worker);
+}
+
+TEST(Worker, CountsOnlyTheRecordingWindow) {
+  constexpr std::uint64_t kSize = 64ULL << 20;
+  TempFile file(kSize);
+  ASSERT_GE(file.fd(), 0);
+  auto worker = make_worker(options_for(file, "Database", 4, kSize), engine::EngineKind::null, 4);
+  ASSERT_TRUE(worker->start().has_value());
+  std::this_thread::sleep_for(50ms);
+  // Ramp-up: I/O runs, nothing is counted.
+  EXPECT_EQ(worker->snapshot().targets[0].io_count(), 0U);
+  worker->record_on();
+  std::this_thread::sleep_for(200ms);
+  const auto live = worker->snapshot();
+  EXPECT_GT(live.targets[0].io_count(), 0U);
+  EXPECT_GT(live.window, 0ns);
+  worker->record_off();
+  const auto at_record_off = worker->snapshot().targets[0].io_count();
+  std::this_thread::sleep_for(50ms);
+  worker->stop();
+  const auto results = worker->results();
+  EXPECT_FALSE(worker->failure().has_value());
+  const auto& counters = results.targets[0];
+  // Nothing completed after record_off counts.
+  EXPECT_EQ(counters.io_count(), at_record_off);
+  EXPECT_GE(results.window, 150ms);
+  EXPECT_LE(results.window, 2s);
+  EXPECT_EQ(counters.error_count(), 0U);
+  EXPECT_EQ(counters.bytes_read + counters.bytes_written, counters.io_count() * 8192);
+  EXPECT_EQ(counters.transactions.count, counters.io_count());  // no reply: one I/O per transaction
+  // Database is 67% reads: over many I/Os the split is near it (5 sigma).
+  const auto n = static_cast<double>(counters.io_count());
+  ASSERT_GT(n, 1000);
+  const double read_share = static_cast<double>(counters.reads.count) / n;
+  EXPECT_NEAR(read_share, 0.67, 5 * std::sqrt(0.67 * 0.33 / n));
+}
+
+TEST(Worker, RealIoOnAFileThroughEveryKernelEngine) {
+  constexpr std::uint64_t kSize = 8ULL << 20;
+  for (auto kind : {engine::EngineKind::io_uring, engine::EngineKind::linux_aio, engine::EngineKind::threadpool,
+                    engine::EngineKind::sync}) {
+    SCOPED_TRACE(std::string(engine::to_string(kind)));
+    if (!engine::make_prepared_engine(kind, {.queue_depth = 8})) continue;  // not on this machine
+    TempFile file(kSize);
+    ASSERT_GE(file.fd(), 0);
+    auto worker = make_worker(options_for(file, "4K random write", 8, kSize), kind, 8);
+    worker->record_on();
+    ASSERT_TRUE(worker->start().has_value());
+    std::this_thread::sleep_for(100ms);
+    worker->record_off();
+    worker->stop();
+    const auto counters = worker->results().targets[0];
+    EXPECT_FALSE(worker->failure().has_value());
+    EXPECT_GT(counters.writes.count, 0U);
+    EXPECT_EQ(counters.reads.count, 0U);
+    EXPECT_EQ(counters.error_count(), 0U);
+    EXPECT_EQ(counters.bytes_written, counters.writes.count * 4096);
+    EXPECT_EQ(counters.latency.count(), counters.writes.count);
+  }
+}
+
+TEST(Worker, ReadsPastTheEndAreErrorsNotSuccesses) {
+  // The workload believes the target is 1 MiB; the file has only 4 KiB, so reads beyond it
+  // come back short and must be counted as errors.
+  TempFile file(4096);
+  ASSERT_GE(file.fd(), 0);
+  auto worker = make_worker(options_for(file, "4K random read", 1, 1ULL << 20), engine::EngineKind::sync, 1);
+  worker->record_on();
+  ASSERT_TRUE(worker->start().has_value());
+  std::this_thread::sleep_for(50ms);
+  worker->record_off();
+  worker->stop();
+  const auto counters = worker->results().targets[0];
+  EXPECT_GT(counters.read_errors, 0U);
+  EXPECT_EQ(counters.bytes_read, counters.reads.count * 4096);
+}
+
+TEST(Worker, RefusesAnEngineTooShallowForItsSlots) {
+  TempFile file(1 << 20);
+  auto engine = engine::make_prepared_engine(engine::EngineKind::null, {.queue_depth = 2});
+  ASSERT_TRUE(engine.has_value());
+  const auto worker = Worker::create(options_for(file, "Database", 8, 1 << 20), std::move(*engine));
+  ASSERT_FALSE(worker.has_value());
+  EXPECT_NE(worker.error().message().find("8 needed"), std::string::npos);
+}
+
+TEST(Worker, PinsToTheRequestedCpuOrSaysWhyNot) {
+  TempFile file(1 << 20);
+  auto options = options_for(file, "Database", 1, 1 << 20);
+  options.cpu = 100000;  // no machine here has that CPU
+  auto worker = make_worker(std::move(options), engine::EngineKind::null, 1);
+  const auto started = worker->start();
+  ASSERT_FALSE(started.has_value());
+  EXPECT_NE(started.error().message().find("cannot pin to CPU 100000"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace iomark::agent
