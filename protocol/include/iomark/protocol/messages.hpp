@@ -1,0 +1,349 @@
+// The messages of protocol iomark.v1 as plain C++ values: what the agent and the controller
+// say to each other (architecture.md, "The wire"). codec.hpp turns them into bytes and back;
+// the protobuf types that carry them never leave this library.
+//
+// A session, in order:
+//   1. Hello both ways (version range, build, role, name, auth mode); see handshake.hpp.
+//   2. Unless both sides said AuthMode::none: AuthChallenge both ways, AuthResponse both
+//      ways, AuthResult both ways (auth.hpp).
+//   3. The agent sends its Inventory. The controller sends requests (Assignment,
+//      PrepareTargets, PhaseCommand) with a non-zero request_id; the agent answers each
+//      with an Ack or an ErrorReport whose correlation_id is that request_id
+//      (PrepareProgress messages carry it too while preparing; Stop is answered with
+//      FinalResults). While I/O runs the agent pushes one Sample per update interval.
+//   4. Heartbeats both ways whenever nothing else was sent for a while.
+//
+// Limits: decode() (codec.hpp) rejects any message that breaks a limit documented here,
+// naming the field; encode() does not check, so a local bug surfaces as the peer's named
+// error rather than as a silently clipped value. Every string must be UTF-8 except the
+// paths (`path`, `mount_point`, `allowed_paths`: any bytes but NUL, as Linux allows) and
+// a file system's `source` (any bytes).
+//
+// Units: durations are std::chrono nanoseconds, sizes are in the field name (_bytes,
+// _sectors), percentages are 0..100.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "iomark/access_specs/access_spec.hpp"
+#include "iomark/access_specs/test_plan.hpp"
+#include "iomark/common/io_counters.hpp"
+#include "iomark/common/result.hpp"
+#include "iomark/common/units.hpp"
+
+namespace iomark::protocol {
+
+// ---- Limits every decoded message is checked against ----------------------------------
+
+inline constexpr std::size_t kMaxNameBytes = 127;        // agent, controller and worker names
+inline constexpr std::size_t kMaxLabelBytes = 255;       // build, host, OS, model, address, fs type
+inline constexpr std::size_t kMaxPathBytes = 4096;       // Linux PATH_MAX
+inline constexpr std::size_t kMaxTextBytes = 64 * 1024;  // error messages and reasons
+inline constexpr std::size_t kMaxEngineNameBytes = 32;   // [a-z0-9_-]
+inline constexpr std::size_t kMaxEngines = 32;
+inline constexpr std::size_t kMaxCpus = 8192;
+inline constexpr std::size_t kMaxBlockDevices = 8192;
+inline constexpr std::size_t kMaxFileSystems = 8192;
+inline constexpr std::size_t kMaxAllowedPaths = 1024;
+inline constexpr std::size_t kMaxWorkers = 1024;           // per agent and run
+inline constexpr std::size_t kMaxTargetsPerWorker = 2048;  // IOmeter's limit
+inline constexpr std::size_t kMaxPrepareTargets = 8192;
+// TargetCounters per Sample or FinalResults, all workers together: each costs ~17 KiB once
+// decoded (its histogram), so this caps what one frame can make the controller allocate.
+inline constexpr std::size_t kMaxTargetCounters = 4096;
+inline constexpr std::uint32_t kMaxSectorBytes = 1U << 20;  // sector and block sizes: powers of 2
+
+// ---- Session ------------------------------------------------------------------------
+
+enum class Role : std::uint8_t { agent = 1, controller = 2 };
+
+// How a side wants to authenticate. Both sides must say the same (handshake.hpp).
+enum class AuthMode : std::uint8_t {
+  pre_shared_key = 1,  // the default: HMAC-SHA256 challenge-response both ways
+  none = 2,            // --insecure, explicit on both sides
+};
+
+// The first message both ways.
+struct Hello {
+  std::uint32_t min_version{1};  // protocol versions this side speaks: 1 <= min <= max
+  std::uint32_t max_version{1};
+  std::string build;    // 1..kMaxLabelBytes, e.g. "iomark 0.1.0"; shown in mismatch errors
+  Role role{Role::agent};
+  // Agent: the manager name (-n), controller: its host name; 1..kMaxNameBytes, no control
+  // characters.
+  std::string name;
+  // Agent: the address the controller may show and use for this manager (-m); empty for the
+  // controller. 0..kMaxLabelBytes, no control characters.
+  std::string address;
+  AuthMode auth_mode{AuthMode::pre_shared_key};
+  friend bool operator==(const Hello&, const Hello&) = default;
+};
+
+inline constexpr std::size_t kNonceBytes = 32;
+inline constexpr std::size_t kProofBytes = 32;  // HMAC-SHA256
+using Nonce = std::array<std::byte, kNonceBytes>;
+using Proof = std::array<std::byte, kProofBytes>;
+
+// "Prove that you know the key by answering this": a fresh random nonce per session.
+struct AuthChallenge {
+  Nonce nonce{};
+  friend bool operator==(const AuthChallenge&, const AuthChallenge&) = default;
+};
+
+// The answer to the peer's challenge (auth.hpp says what the proof covers).
+struct AuthResponse {
+  Proof proof{};
+  friend bool operator==(const AuthResponse&, const AuthResponse&) = default;
+};
+
+// The verifier's verdict on the peer's AuthResponse; a rejecting side closes afterwards.
+struct AuthResult {
+  bool accepted{false};
+  std::string reason;  // 0..kMaxTextBytes; why it was rejected
+  friend bool operator==(const AuthResult&, const AuthResult&) = default;
+};
+
+// Liveness, sent when nothing else was sent for a while.
+struct Heartbeat {
+  std::uint64_t sequence{};
+  friend bool operator==(const Heartbeat&, const Heartbeat&) = default;
+};
+
+// The request named by the envelope's correlation_id was carried out.
+struct Ack {
+  friend bool operator==(const Ack&, const Ack&) = default;
+};
+
+enum class ErrorKind : std::uint8_t {
+  request_failed = 1,         // a request could not be carried out; `error` says why
+  version_mismatch = 2,       // no common protocol version; the connection closes
+  authentication_failed = 3,  // wrong key or auth mode; the connection closes
+  protocol_violation = 4,     // a broken frame or a message out of turn; it closes
+  busy = 5,                   // the agent is already driven by another controller
+};
+
+// An error reported to the peer. `error` keeps its code, message, field and location.
+// Text limits: message 0..kMaxTextBytes, field and file 0..kMaxPathBytes.
+struct ErrorReport {
+  ErrorKind kind{ErrorKind::request_failed};
+  Error error{ErrorCode::internal, ""};
+  friend bool operator==(const ErrorReport&, const ErrorReport&) = default;
+};
+
+// ---- Inventory (agent -> controller, after authentication) -----------------------------
+
+enum class MountState : std::uint8_t {
+  not_mounted = 1,
+  mounted = 2,            // the device itself holds a mounted file system
+  partition_mounted = 3,  // a partition or holder of it is mounted
+  swap = 4,               // in use as swap
+};
+
+struct BlockDevice {
+  std::string path;  // absolute, e.g. "/dev/sdb"
+  std::uint64_t size_bytes{};
+  std::uint32_t logical_sector_bytes{512};  // power of two, 1..kMaxSectorBytes
+  std::string model;                       // 0..kMaxLabelBytes
+  MountState mount_state{MountState::not_mounted};
+  // blkid found a file system, partition table or RAID signature: writing destroys data.
+  bool has_signature{false};
+  friend bool operator==(const BlockDevice&, const BlockDevice&) = default;
+};
+
+// A mounted file system the agent may create test files on.
+struct FileSystem {
+  std::string mount_point;  // absolute
+  std::string source;       // "/dev/sda1", "tmpfs"; 0..kMaxPathBytes of any bytes
+  std::string type;         // "xfs"; 1..kMaxLabelBytes
+  std::uint64_t total_bytes{};
+  std::uint64_t free_bytes{};      // <= total_bytes
+  std::uint32_t block_bytes{4096};  // power of two; the "sector" of test files on it
+  std::uint64_t test_file_bytes{};  // size of an existing <mount_point>/iobw.tst; 0 = none
+  friend bool operator==(const FileSystem&, const FileSystem&) = default;
+};
+
+struct Inventory {
+  std::string host_name;  // 1..kMaxLabelBytes
+  std::uint32_t cpu_count{1};  // 1..kMaxCpus
+  std::string os_name;         // "Linux"; 0..kMaxLabelBytes
+  std::string kernel_release;  // uname -r; 0..kMaxLabelBytes
+  std::vector<BlockDevice> block_devices;  // 0..kMaxBlockDevices
+  std::vector<FileSystem> file_systems;    // 0..kMaxFileSystems
+  std::vector<std::string> allowed_paths;  // absolute; what --allow granted; 0..kMaxAllowedPaths
+  // I/O engines this host can run, best first ("io_uring", "linux-aio", "threadpool",
+  // "sync", "null"); 1..kMaxEngines names of 1..kMaxEngineNameBytes of [a-z0-9_-].
+  std::vector<std::string> engines;
+  friend bool operator==(const Inventory&, const Inventory&) = default;
+};
+
+// ---- Run control (controller -> agent) -------------------------------------------------
+
+// One target of a worker, with IOmeter's per-target settings (iometer-spec §7.2 Target_Spec).
+struct TargetAssignment {
+  std::string path;  // absolute: a block device or a test file
+  std::uint32_t outstanding_ios{1};  // the outstanding_ios field descriptor's range
+  std::uint64_t maximum_size_sectors{0};  // 0 = the whole target
+  std::uint64_t starting_sector{0};       // maximum + starting must not overflow
+  access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
+  std::uint64_t seed{};  // the target's random seed; the controller picks it, fixed or not
+  bool test_connection_rate{false};
+  std::uint32_t transactions_per_connection{1};  // the field descriptor's range
+  friend bool operator==(const TargetAssignment&, const TargetAssignment&) = default;
+};
+
+struct WorkerAssignment {
+  std::string name;  // 1..kMaxNameBytes, no control characters
+  std::optional<std::uint32_t> cpu;  // pin the worker's thread to this CPU (< kMaxCpus)
+  access_specs::AccessSpec spec;     // must pass access_specs::validate()
+  std::vector<TargetAssignment> targets;  // 1..kMaxTargetsPerWorker
+  friend bool operator==(const WorkerAssignment&, const WorkerAssignment&) = default;
+};
+
+// Everything an agent runs in one run. Samples and results name workers and targets by
+// their 0-based position here.
+struct Assignment {
+  std::uint64_t run_id{};
+  // Empty: the agent picks by probing (io_uring -> linux-aio -> threadpool -> sync);
+  // otherwise one of the Inventory's engines (same syntax).
+  std::string engine;
+  bool buffered{false};  // opt in to the page cache; O_DIRECT otherwise
+  std::vector<WorkerAssignment> workers;  // 0..kMaxWorkers
+  friend bool operator==(const Assignment&, const Assignment&) = default;
+};
+
+// A test file to create and fill before the run (iometer-spec §6.5).
+struct PrepareTarget {
+  std::string path;  // absolute
+  std::uint64_t size_bytes{};  // 0 = until the file system is full
+  access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
+  std::uint64_t seed{};
+  friend bool operator==(const PrepareTarget&, const PrepareTarget&) = default;
+};
+
+struct PrepareTargets {
+  std::vector<PrepareTarget> targets;  // 1..kMaxPrepareTargets
+  friend bool operator==(const PrepareTargets&, const PrepareTargets&) = default;
+};
+
+// Progress of one PrepareTargets request, sent now and then while files are filled.
+struct PrepareProgress {
+  std::string path;  // the target being filled; absolute
+  std::uint64_t bytes_done{};
+  std::uint64_t bytes_total{};  // bytes_done <= bytes_total
+  friend bool operator==(const PrepareProgress&, const PrepareProgress&) = default;
+};
+
+// IOmeter's per-run commands (iometer-spec §3.1, §7.4).
+enum class Phase : std::uint8_t {
+  start = 1,       // create workers, open targets
+  begin_io = 2,    // start I/O (ramp-up: nothing is recorded yet)
+  record_on = 3,   // open the recording window
+  record_off = 4,  // close it
+  stop = 5,        // drain and close targets; answered with FinalResults
+  abort = 6,       // stop everything now (within 1 s), results discarded
+};
+
+struct PhaseCommand {
+  std::uint64_t run_id{};
+  Phase phase{Phase::start};
+  friend bool operator==(const PhaseCommand&, const PhaseCommand&) = default;
+};
+
+// ---- Measurements (agent -> controller) ------------------------------------------------
+
+// Counters of one target. `counters` must be consistent: its histogram passes
+// LatencyHistogram::restore(), holds exactly reads.count + writes.count I/Os, and every
+// LatencyTotals with count 0 has sum and max 0 (and max <= sum otherwise).
+struct TargetCounters {
+  std::uint32_t target_index{};  // position in WorkerAssignment::targets
+  IoCounters counters;
+  friend bool operator==(const TargetCounters&, const TargetCounters&) = default;
+};
+
+struct WorkerCounters {
+  std::uint32_t worker_index{};  // position in Assignment::workers
+  // Samples: the length of the interval for this worker. FinalResults: its recording window.
+  Nanoseconds window{};
+  std::vector<TargetCounters> targets;  // target_index strictly increasing
+  friend bool operator==(const WorkerCounters&, const WorkerCounters&) = default;
+};
+
+// One CPU's utilisation over an interval (iometer-spec §5.5); percentages 0..100.
+struct CpuUsage {
+  std::uint32_t cpu{};  // the N of "cpuN"; strictly increasing within a message
+  double total_percent{};  // user + privileged, as IOmeter defines "% CPU Utilization"
+  double user_percent{};
+  double privileged_percent{};
+  double irq_percent{};
+  double iowait_percent{};
+  double interrupts_per_second{};  // finite, >= 0
+  friend bool operator==(const CpuUsage&, const CpuUsage&) = default;
+};
+
+// Rates over an interval, summed over the host's NICs; finite, >= 0.
+struct NetworkStats {
+  double packets_per_second{};
+  double packet_errors_per_second{};
+  double segments_retransmitted_per_second{};
+  friend bool operator==(const NetworkStats&, const NetworkStats&) = default;
+};
+
+enum class SamplePhase : std::uint8_t { ramp_up = 1, recording = 2 };
+
+// Pushed once per update interval while I/O runs. Counters cover this interval only (what
+// completed since the previous sample), so the controller sums samples for live totals;
+// `sequence` counts 1, 2, 3... per run, so a gap shows that a sample was lost.
+struct Sample {
+  std::uint64_t run_id{};
+  std::uint64_t sequence{};
+  Nanoseconds run_time{};  // since BeginIo, on the agent's monotonic clock
+  Nanoseconds interval{};  // length of the interval the counters cover
+  SamplePhase phase{SamplePhase::ramp_up};
+  std::vector<WorkerCounters> workers;  // worker_index strictly increasing; 0..kMaxWorkers
+  std::vector<CpuUsage> cpus;           // 0..kMaxCpus
+  NetworkStats network;
+  friend bool operator==(const Sample&, const Sample&) = default;
+};
+
+// The whole recording window of a run: the reply to PhaseCommand{stop}.
+struct FinalResults {
+  std::uint64_t run_id{};
+  std::vector<WorkerCounters> workers;  // active workers only; worker_index strictly increasing
+  std::vector<CpuUsage> cpus;
+  NetworkStats network;
+  friend bool operator==(const FinalResults&, const FinalResults&) = default;
+};
+
+// ---- The envelope -------------------------------------------------------------------
+
+using Message = std::variant<Hello, AuthChallenge, AuthResponse, AuthResult, Heartbeat, Ack, ErrorReport,
+                             Inventory, Assignment, PrepareTargets, PrepareProgress, PhaseCommand, Sample,
+                             FinalResults>;
+
+// What one frame carries.
+struct Envelope {
+  std::uint64_t request_id{};      // non-zero when the sender expects a reply
+  std::uint64_t correlation_id{};  // the request_id this message answers; 0 = none
+  Message message{Hello{}};
+  friend bool operator==(const Envelope&, const Envelope&) = default;
+};
+
+// "hello", "auth_challenge", ..., "final_results": the snake_case name used in logs and in
+// the field() of decode errors.
+[[nodiscard]] std::string_view message_name(const Message& message) noexcept;
+
+[[nodiscard]] std::string_view to_string(Role role) noexcept;            // "agent", "controller"
+[[nodiscard]] std::string_view to_string(AuthMode mode) noexcept;        // "pre-shared key", "none"
+[[nodiscard]] std::string_view to_string(ErrorKind kind) noexcept;       // "version mismatch", ...
+[[nodiscard]] std::string_view to_string(Phase phase) noexcept;          // "start", "begin I/O", ...
+[[nodiscard]] std::string_view to_string(MountState state) noexcept;     // "not mounted", ...
+[[nodiscard]] std::string_view to_string(SamplePhase phase) noexcept;    // "ramp-up", "recording"
+
+}  // namespace iomark::protocol

@@ -1,0 +1,334 @@
+// Inventory, assignments, preparation and phase commands.
+
+#include <string>
+
+#include "iomark/access_specs/field_descriptors.hpp"
+#include "wire.hpp"
+
+namespace iomark::protocol::detail {
+
+namespace {
+
+using access_specs::DataPattern;
+using access_specs::DefaultAssignment;
+using access_specs::FieldId;
+
+// The wire keeps 0 for "unspecified", so enums whose domain starts at 0 are shifted by one.
+constexpr int kZeroBasedOffset = 1;
+static_assert(pb::DATA_PATTERN_FULL_RANDOM == static_cast<int>(DataPattern::full_random) + kZeroBasedOffset);
+static_assert(pb::DEFAULT_ASSIGNMENT_NETWORK == static_cast<int>(DefaultAssignment::network) + kZeroBasedOffset);
+static_assert(pb::MOUNT_STATE_SWAP == static_cast<int>(MountState::swap));
+static_assert(pb::PHASE_ABORT == static_cast<int>(Phase::abort));
+
+pb::DataPattern data_pattern_to_wire(DataPattern pattern) {
+  return static_cast<pb::DataPattern>(static_cast<int>(pattern) + kZeroBasedOffset);
+}
+
+DataPattern data_pattern_from_wire(pb::DataPattern wire, Checker& check, const FieldPath& where) {
+  auto pattern = DataPattern::repeating_bytes;
+  check.enumeration(wire, DataPattern::repeating_bytes, DataPattern::full_random, kZeroBasedOffset, pattern, where);
+  return pattern;
+}
+
+bool check_descriptor(Checker& check, FieldId id, std::uint64_t value, const FieldPath& where) {
+  const auto& descriptor = access_specs::field_descriptor(id);
+  return check.in_range(value, descriptor.min_value, descriptor.max_value, where);
+}
+
+// "io_uring", "linux-aio": lower-case letters, digits, '_' and '-'.
+bool check_engine_name(Checker& check, std::string_view name, const FieldPath& where) {
+  if (!check.ok()) return false;
+  const bool valid_size = !name.empty() && name.size() <= kMaxEngineNameBytes;
+  const bool valid_chars = name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") == std::string_view::npos;
+  if (valid_size && valid_chars) return true;
+  return check.fail(ErrorCode::invalid_argument, where,
+                    "must be 1 to " + std::to_string(kMaxEngineNameBytes) +
+                        " characters of a-z, 0-9, '_' and '-' (an engine name)");
+}
+
+// ---- Inventory --------------------------------------------------------------------
+
+void to_wire(const BlockDevice& device, pb::BlockDevice& wire) {
+  wire.set_path(device.path);
+  wire.set_size_bytes(device.size_bytes);
+  wire.set_logical_sector_bytes(device.logical_sector_bytes);
+  wire.set_model(device.model);
+  wire.set_mount_state(static_cast<pb::MountState>(device.mount_state));
+  wire.set_has_signature(device.has_signature);
+}
+
+BlockDevice from_wire(const pb::BlockDevice& wire, Checker& check, const FieldPath& path) {
+  BlockDevice device;
+  device.path = wire.path();
+  device.size_bytes = wire.size_bytes();
+  device.logical_sector_bytes = wire.logical_sector_bytes();
+  device.model = wire.model();
+  device.has_signature = wire.has_signature();
+  check.path(device.path, path / "path");
+  check.power_of_two(device.logical_sector_bytes, kMaxSectorBytes, path / "logical_sector_bytes");
+  check.label(device.model, 0, path / "model");
+  check.enumeration(wire.mount_state(), MountState::not_mounted, MountState::swap, 0, device.mount_state,
+                    path / "mount_state");
+  return device;
+}
+
+void to_wire(const FileSystem& file_system, pb::FileSystem& wire) {
+  wire.set_mount_point(file_system.mount_point);
+  wire.set_source(file_system.source);
+  wire.set_type(file_system.type);
+  wire.set_total_bytes(file_system.total_bytes);
+  wire.set_free_bytes(file_system.free_bytes);
+  wire.set_block_bytes(file_system.block_bytes);
+  wire.set_test_file_bytes(file_system.test_file_bytes);
+}
+
+FileSystem from_wire(const pb::FileSystem& wire, Checker& check, const FieldPath& path) {
+  FileSystem file_system;
+  file_system.mount_point = wire.mount_point();
+  file_system.source = wire.source();
+  file_system.type = wire.type();
+  file_system.total_bytes = wire.total_bytes();
+  file_system.free_bytes = wire.free_bytes();
+  file_system.block_bytes = wire.block_bytes();
+  file_system.test_file_bytes = wire.test_file_bytes();
+  check.path(file_system.mount_point, path / "mount_point");
+  check.raw(file_system.source, kMaxPathBytes, path / "source");
+  check.label(file_system.type, 1, path / "type");
+  check.consistent(file_system.free_bytes <= file_system.total_bytes, path / "free_bytes",
+                   "is larger than total_bytes");
+  check.power_of_two(file_system.block_bytes, kMaxSectorBytes, path / "block_bytes");
+  return file_system;
+}
+
+// ---- Assignment -------------------------------------------------------------------
+
+void to_wire(const access_specs::AccessSpec& spec, pb::AccessSpec& wire) {
+  wire.set_name(spec.name);
+  wire.set_default_assignment(
+      static_cast<pb::DefaultAssignment>(static_cast<int>(spec.default_assignment) + kZeroBasedOffset));
+  wire.mutable_lines()->Reserve(static_cast<int>(spec.lines.size()));
+  for (const auto& line : spec.lines) {
+    auto& out = *wire.add_lines();
+    out.set_size_bytes(line.size_bytes);
+    out.set_percent_of_size(line.percent_of_size);
+    out.set_percent_reads(line.percent_reads);
+    out.set_percent_random(line.percent_random);
+    out.set_delay_ms(line.delay_ms);
+    out.set_burst_transactions(line.burst_transactions);
+    out.set_align_bytes(line.align_bytes);
+    out.set_reply_bytes(line.reply_bytes);
+  }
+}
+
+access_specs::AccessSpec from_wire(const pb::AccessSpec& wire, Checker& check, const FieldPath& path) {
+  access_specs::AccessSpec spec;
+  spec.name = wire.name();
+  check.text(spec.name, access_specs::kMaxSpecNameLength, path / "name");
+  check.enumeration(wire.default_assignment(), DefaultAssignment::none, DefaultAssignment::network,
+                    kZeroBasedOffset, spec.default_assignment, path / "default_assignment");
+  if (!check.count(wire.lines_size(), 1, access_specs::kMaxSpecLines, path / "lines")) return spec;
+  spec.lines.reserve(static_cast<std::size_t>(wire.lines_size()));
+  for (const auto& line : wire.lines()) {
+    spec.lines.push_back({line.size_bytes(), line.percent_of_size(), line.percent_reads(), line.percent_random(),
+                          line.delay_ms(), line.burst_transactions(), line.align_bytes(), line.reply_bytes()});
+  }
+  if (!check.ok()) return spec;
+  // The access-specs library owns the rules of a spec; its message names the line and field.
+  if (auto valid = access_specs::validate(spec); !valid) {
+    const auto field = valid.error().field();
+    check.fail(valid.error().code(), field.empty() ? path : path / field, valid.error().message());
+  }
+  return spec;
+}
+
+void to_wire(const TargetAssignment& target, pb::TargetAssignment& wire) {
+  wire.set_path(target.path);
+  wire.set_outstanding_ios(target.outstanding_ios);
+  wire.set_maximum_size_sectors(target.maximum_size_sectors);
+  wire.set_starting_sector(target.starting_sector);
+  wire.set_data_pattern(data_pattern_to_wire(target.data_pattern));
+  wire.set_seed(target.seed);
+  wire.set_test_connection_rate(target.test_connection_rate);
+  wire.set_transactions_per_connection(target.transactions_per_connection);
+}
+
+TargetAssignment from_wire(const pb::TargetAssignment& wire, Checker& check, const FieldPath& path) {
+  TargetAssignment target;
+  target.path = wire.path();
+  target.outstanding_ios = wire.outstanding_ios();
+  target.maximum_size_sectors = wire.maximum_size_sectors();
+  target.starting_sector = wire.starting_sector();
+  target.seed = wire.seed();
+  target.test_connection_rate = wire.test_connection_rate();
+  target.transactions_per_connection = wire.transactions_per_connection();
+  check.path(target.path, path / "path");
+  check_descriptor(check, FieldId::outstanding_ios, target.outstanding_ios, path / "outstanding_ios");
+  check_descriptor(check, FieldId::max_disk_size_sectors, target.maximum_size_sectors, path / "maximum_size_sectors");
+  check_descriptor(check, FieldId::starting_sector, target.starting_sector, path / "starting_sector");
+  check.in_range(target.starting_sector, 0, UINT64_MAX - target.maximum_size_sectors, path / "starting_sector");
+  target.data_pattern = data_pattern_from_wire(wire.data_pattern(), check, path / "data_pattern");
+  check_descriptor(check, FieldId::transactions_per_connection, target.transactions_per_connection,
+              path / "transactions_per_connection");
+  return target;
+}
+
+void to_wire(const WorkerAssignment& worker, pb::WorkerAssignment& wire) {
+  wire.set_name(worker.name);
+  if (worker.cpu) wire.set_cpu(*worker.cpu);
+  to_wire(worker.spec, *wire.mutable_spec());
+  wire.mutable_targets()->Reserve(static_cast<int>(worker.targets.size()));
+  for (const auto& target : worker.targets) to_wire(target, *wire.add_targets());
+}
+
+WorkerAssignment from_wire(const pb::WorkerAssignment& wire, Checker& check, const FieldPath& path) {
+  WorkerAssignment worker;
+  worker.name = wire.name();
+  check.name(worker.name, path / "name");
+  if (wire.has_cpu()) {
+    worker.cpu = wire.cpu();
+    check.in_range(*worker.cpu, 0, kMaxCpus - 1, path / "cpu");
+  }
+  worker.spec = from_wire(wire.spec(), check, path / "spec");
+  if (!check.count(wire.targets_size(), 1, kMaxTargetsPerWorker, path / "targets")) return worker;
+  worker.targets.reserve(static_cast<std::size_t>(wire.targets_size()));
+  for (int i = 0; i < wire.targets_size() && check.ok(); ++i) {
+    worker.targets.push_back(from_wire(wire.targets(i), check, path.item("targets", static_cast<std::size_t>(i))));
+  }
+  return worker;
+}
+
+void to_wire(const PrepareTarget& target, pb::PrepareTarget& wire) {
+  wire.set_path(target.path);
+  wire.set_size_bytes(target.size_bytes);
+  wire.set_data_pattern(data_pattern_to_wire(target.data_pattern));
+  wire.set_seed(target.seed);
+}
+
+PrepareTarget from_wire(const pb::PrepareTarget& wire, Checker& check, const FieldPath& path) {
+  PrepareTarget target;
+  target.path = wire.path();
+  target.size_bytes = wire.size_bytes();
+  target.seed = wire.seed();
+  check.path(target.path, path / "path");
+  target.data_pattern = data_pattern_from_wire(wire.data_pattern(), check, path / "data_pattern");
+  return target;
+}
+
+}  // namespace
+
+void to_wire(const Inventory& message, pb::Inventory& wire) {
+  wire.set_host_name(message.host_name);
+  wire.set_cpu_count(message.cpu_count);
+  wire.set_os_name(message.os_name);
+  wire.set_kernel_release(message.kernel_release);
+  wire.mutable_block_devices()->Reserve(static_cast<int>(message.block_devices.size()));
+  for (const auto& device : message.block_devices) to_wire(device, *wire.add_block_devices());
+  wire.mutable_file_systems()->Reserve(static_cast<int>(message.file_systems.size()));
+  for (const auto& file_system : message.file_systems) to_wire(file_system, *wire.add_file_systems());
+  for (const auto& path : message.allowed_paths) wire.add_allowed_paths(path);
+  for (const auto& engine : message.engines) wire.add_engines(engine);
+}
+
+Inventory from_wire(const pb::Inventory& wire, Checker& check, const FieldPath& path) {
+  Inventory message;
+  message.host_name = wire.host_name();
+  message.cpu_count = wire.cpu_count();
+  message.os_name = wire.os_name();
+  message.kernel_release = wire.kernel_release();
+  check.label(message.host_name, 1, path / "host_name");
+  check.in_range(message.cpu_count, 1, kMaxCpus, path / "cpu_count");
+  check.label(message.os_name, 0, path / "os_name");
+  check.label(message.kernel_release, 0, path / "kernel_release");
+
+  if (check.count(wire.block_devices_size(), 0, kMaxBlockDevices, path / "block_devices")) {
+    message.block_devices.reserve(static_cast<std::size_t>(wire.block_devices_size()));
+    for (int i = 0; i < wire.block_devices_size() && check.ok(); ++i) {
+      message.block_devices.push_back(
+          from_wire(wire.block_devices(i), check, path.item("block_devices", static_cast<std::size_t>(i))));
+    }
+  }
+  if (check.count(wire.file_systems_size(), 0, kMaxFileSystems, path / "file_systems")) {
+    message.file_systems.reserve(static_cast<std::size_t>(wire.file_systems_size()));
+    for (int i = 0; i < wire.file_systems_size() && check.ok(); ++i) {
+      message.file_systems.push_back(
+          from_wire(wire.file_systems(i), check, path.item("file_systems", static_cast<std::size_t>(i))));
+    }
+  }
+  if (check.count(wire.allowed_paths_size(), 0, kMaxAllowedPaths, path / "allowed_paths")) {
+    for (int i = 0; i < wire.allowed_paths_size() && check.ok(); ++i) {
+      check.path(wire.allowed_paths(i), path.item("allowed_paths", static_cast<std::size_t>(i)));
+      message.allowed_paths.push_back(wire.allowed_paths(i));
+    }
+  }
+  if (check.count(wire.engines_size(), 1, kMaxEngines, path / "engines")) {
+    for (int i = 0; i < wire.engines_size() && check.ok(); ++i) {
+      check_engine_name(check, wire.engines(i), path.item("engines", static_cast<std::size_t>(i)));
+      message.engines.push_back(wire.engines(i));
+    }
+  }
+  return message;
+}
+
+void to_wire(const Assignment& message, pb::Assignment& wire) {
+  wire.set_run_id(message.run_id);
+  wire.set_engine(message.engine);
+  wire.set_buffered(message.buffered);
+  wire.mutable_workers()->Reserve(static_cast<int>(message.workers.size()));
+  for (const auto& worker : message.workers) to_wire(worker, *wire.add_workers());
+}
+
+Assignment from_wire(const pb::Assignment& wire, Checker& check, const FieldPath& path) {
+  Assignment message;
+  message.run_id = wire.run_id();
+  message.engine = wire.engine();
+  message.buffered = wire.buffered();
+  if (!message.engine.empty()) check_engine_name(check, message.engine, path / "engine");
+  if (!check.count(wire.workers_size(), 0, kMaxWorkers, path / "workers")) return message;
+  message.workers.reserve(static_cast<std::size_t>(wire.workers_size()));
+  for (int i = 0; i < wire.workers_size() && check.ok(); ++i) {
+    message.workers.push_back(from_wire(wire.workers(i), check, path.item("workers", static_cast<std::size_t>(i))));
+  }
+  return message;
+}
+
+void to_wire(const PrepareTargets& message, pb::PrepareTargets& wire) {
+  wire.mutable_targets()->Reserve(static_cast<int>(message.targets.size()));
+  for (const auto& target : message.targets) to_wire(target, *wire.add_targets());
+}
+
+PrepareTargets from_wire(const pb::PrepareTargets& wire, Checker& check, const FieldPath& path) {
+  PrepareTargets message;
+  if (!check.count(wire.targets_size(), 1, kMaxPrepareTargets, path / "targets")) return message;
+  message.targets.reserve(static_cast<std::size_t>(wire.targets_size()));
+  for (int i = 0; i < wire.targets_size() && check.ok(); ++i) {
+    message.targets.push_back(from_wire(wire.targets(i), check, path.item("targets", static_cast<std::size_t>(i))));
+  }
+  return message;
+}
+
+void to_wire(const PrepareProgress& message, pb::PrepareProgress& wire) {
+  wire.set_path(message.path);
+  wire.set_bytes_done(message.bytes_done);
+  wire.set_bytes_total(message.bytes_total);
+}
+
+PrepareProgress from_wire(const pb::PrepareProgress& wire, Checker& check, const FieldPath& path) {
+  PrepareProgress message{wire.path(), wire.bytes_done(), wire.bytes_total()};
+  check.path(message.path, path / "path");
+  check.consistent(message.bytes_done <= message.bytes_total, path / "bytes_done", "is larger than bytes_total");
+  return message;
+}
+
+void to_wire(const PhaseCommand& message, pb::PhaseCommand& wire) {
+  wire.set_run_id(message.run_id);
+  wire.set_phase(static_cast<pb::Phase>(message.phase));
+}
+
+PhaseCommand from_wire(const pb::PhaseCommand& wire, Checker& check, const FieldPath& path) {
+  PhaseCommand message;
+  message.run_id = wire.run_id();
+  check.enumeration(wire.phase(), Phase::start, Phase::abort, 0, message.phase, path / "phase");
+  return message;
+}
+
+}  // namespace iomark::protocol::detail
