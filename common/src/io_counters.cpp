@@ -16,6 +16,15 @@ void LatencyTotals::merge(const LatencyTotals& other) noexcept {
   max_ns = std::max(max_ns, other.max_ns);
 }
 
+LatencyTotals LatencyTotals::since(const LatencyTotals& earlier) const noexcept {
+  LatencyTotals interval;
+  interval.count = count > earlier.count ? count - earlier.count : 0;
+  if (interval.count == 0) return interval;
+  interval.sum_ns = sum_ns > earlier.sum_ns ? sum_ns - earlier.sum_ns : 0;
+  interval.max_ns = max_ns > earlier.max_ns ? max_ns : std::min(earlier.max_ns, interval.sum_ns);
+  return interval;
+}
+
 double LatencyTotals::mean_ms() const noexcept {
   return count == 0 ? 0.0 : static_cast<double>(sum_ns) / static_cast<double>(count) / 1e6;
 }
@@ -30,6 +39,25 @@ void IoCounters::record_write(std::uint64_t bytes, std::uint64_t latency_ns) noe
   bytes_written += bytes;
   writes.add(latency_ns);
   latency.record(Nanoseconds(static_cast<std::int64_t>(latency_ns)));
+}
+
+IoCounters IoCounters::since(const IoCounters& earlier) const noexcept {
+  auto minus = [](std::uint64_t later, std::uint64_t before) { return later > before ? later - before : 0; };
+  IoCounters interval;
+  interval.bytes_read = minus(bytes_read, earlier.bytes_read);
+  interval.bytes_written = minus(bytes_written, earlier.bytes_written);
+  interval.reads = reads.since(earlier.reads);
+  interval.writes = writes.since(earlier.writes);
+  interval.transactions = transactions.since(earlier.transactions);
+  interval.connections = connections.since(earlier.connections);
+  interval.read_errors = minus(read_errors, earlier.read_errors);
+  interval.write_errors = minus(write_errors, earlier.write_errors);
+  interval.latency = latency.since(earlier.latency);
+  // Without a new maximum the histogram bounds the interval's maximum better than the old one.
+  for (auto* totals : {&interval.reads, &interval.writes}) {
+    if (totals->count != 0) totals->max_ns = std::min(totals->max_ns, static_cast<std::uint64_t>(interval.latency.max().count()));
+  }
+  return interval;
 }
 
 void IoCounters::merge(const IoCounters& other) noexcept {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 
 namespace iomark {
 
@@ -37,6 +38,21 @@ std::uint64_t representative_of(std::size_t bucket) noexcept {
   const std::uint64_t width = 1ULL << (exponent - kSubBucketBits);
   const std::uint64_t lower = (1ULL << exponent) + sub * width;
   return lower + width / 2;
+}
+
+// The lowest and highest value a bucket holds.
+std::uint64_t lower_edge_of(std::size_t bucket) noexcept {
+  if (bucket < kExactLimit) return bucket;
+  const auto offset = bucket - kExactLimit;
+  const auto exponent = kFirstExponent + static_cast<unsigned>(offset >> kSubBucketBits);
+  const auto sub = offset & ((1U << kSubBucketBits) - 1);
+  return (1ULL << exponent) + sub * (1ULL << (exponent - kSubBucketBits));
+}
+
+std::uint64_t upper_edge_of(std::size_t bucket) noexcept {
+  if (bucket < kExactLimit) return bucket;
+  const auto exponent = kFirstExponent + static_cast<unsigned>((bucket - kExactLimit) >> kSubBucketBits);
+  return lower_edge_of(bucket) + (1ULL << (exponent - kSubBucketBits)) - 1;
 }
 
 // IOmeter's bin edges for a timer of R ticks per second (spec §5.4), with R = 10^9 since
@@ -92,6 +108,29 @@ void LatencyHistogram::merge(const LatencyHistogram& other) noexcept {
   sum_ns_ = saturating_add(sum_ns_, other.sum_ns_);
   min_ns_ = std::min(min_ns_, other.min_ns_);
   max_ns_ = std::max(max_ns_, other.max_ns_);
+}
+
+LatencyHistogram LatencyHistogram::since(const LatencyHistogram& earlier) const noexcept {
+  auto minus = [](std::uint64_t later, std::uint64_t before) { return later > before ? later - before : 0; };
+  LatencyHistogram interval;
+  std::optional<std::size_t> lowest;
+  std::size_t highest = 0;
+  for (std::size_t i = 0; i < kBucketCount; ++i) {
+    interval.buckets_[i] = minus(buckets_[i], earlier.buckets_[i]);
+    interval.count_ += interval.buckets_[i];
+    if (interval.buckets_[i] != 0) {
+      if (!lowest) lowest = i;
+      highest = i;
+    }
+  }
+  for (std::size_t i = 0; i < kLegacyLatencyBinCount; ++i) {
+    interval.legacy_bins_[i] = minus(legacy_bins_[i], earlier.legacy_bins_[i]);
+  }
+  if (!lowest) return LatencyHistogram();
+  interval.sum_ns_ = minus(sum_ns_, earlier.sum_ns_);
+  interval.min_ns_ = std::max(lower_edge_of(*lowest), min_ns_);
+  interval.max_ns_ = highest == kOverflowBucket ? max_ns_ : std::min(upper_edge_of(highest), max_ns_);
+  return interval;
 }
 
 void LatencyHistogram::clear() noexcept { *this = LatencyHistogram(); }

@@ -48,3 +48,38 @@ TEST(LatencyTotals, MeanOfNothingIsZero) { EXPECT_EQ(LatencyTotals{}.mean_ms(), 
 
 }  // namespace
 }  // namespace iomark
+
+namespace iomark {
+namespace {
+
+TEST(IoCountersSince, CountsAndSumsOfTheIntervalAreExact) {
+  IoCounters counters;
+  counters.record_read(4096, 5'000);
+  counters.record_write(4096, 90'000);  // the maximum so far
+  const auto earlier = counters;
+  counters.record_read(4096, 7'000);
+  counters.record_read(4096, 200'000);  // a new read maximum
+  counters.record_write(8192, 3'000);   // below the earlier write maximum
+  ++counters.write_errors;
+  const auto interval = counters.since(earlier);
+  EXPECT_EQ(interval.reads.count, 2U);
+  EXPECT_EQ(interval.reads.sum_ns, 207'000U);
+  EXPECT_EQ(interval.reads.max_ns, 200'000U);  // exact: set in this interval
+  EXPECT_EQ(interval.writes.count, 1U);
+  EXPECT_EQ(interval.writes.sum_ns, 3'000U);
+  EXPECT_LE(interval.writes.max_ns, interval.writes.sum_ns);  // unknown, but bounded
+  EXPECT_EQ(interval.bytes_read, 8192U);
+  EXPECT_EQ(interval.bytes_written, 8192U);
+  EXPECT_EQ(interval.write_errors, 1U);
+  EXPECT_EQ(interval.latency.count(), 3U);
+}
+
+TEST(IoCountersSince, NoNewIoGivesZeroTotals) {
+  IoCounters counters;
+  counters.record_read(512, 1'000);
+  const auto interval = counters.since(counters);
+  EXPECT_EQ(interval, IoCounters{});
+}
+
+}  // namespace
+}  // namespace iomark

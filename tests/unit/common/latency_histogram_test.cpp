@@ -182,3 +182,39 @@ TEST(LatencyHistogram, RestoreRejectsInconsistentParts) {
 
 }  // namespace
 }  // namespace iomark
+
+namespace iomark {
+namespace {
+
+TEST(LatencyHistogramSince, IntervalPlusEarlierIsTheWhole) {
+  const auto first = log_uniform_samples(20'000, 21);
+  const auto second = log_uniform_samples(10'000, 22);
+  auto histogram = histogram_of(first);
+  const auto earlier = histogram;
+  for (auto ns : second) histogram.record(Nanoseconds(static_cast<std::int64_t>(ns)));
+  const auto interval = histogram.since(earlier);
+  const auto expected = histogram_of(second);
+  EXPECT_EQ(interval.buckets(), expected.buckets());
+  EXPECT_EQ(interval.legacy_bins(), expected.legacy_bins());
+  EXPECT_EQ(interval.count(), expected.count());
+  EXPECT_EQ(interval.sum_ns(), expected.sum_ns());
+  // min/max are bucket edges: within 1% of the interval's true extremes.
+  const auto near = [](Nanoseconds a, Nanoseconds b) {
+    return std::fabs(static_cast<double>(a.count() - b.count())) <= 0.01 * static_cast<double>(b.count());
+  };
+  EXPECT_TRUE(near(interval.min(), expected.min())) << interval.min().count() << " vs " << expected.min().count();
+  EXPECT_TRUE(near(interval.max(), expected.max()) || expected.max() > seconds(137));
+  // The interval rebuilds through restore(), as the wire requires.
+  LatencyHistogram rebuilt;
+  EXPECT_TRUE(LatencyHistogram::restore(interval.buckets(), interval.legacy_bins(), interval.sum_ns(),
+                                        static_cast<std::uint64_t>(interval.min().count()),
+                                        static_cast<std::uint64_t>(interval.max().count()), rebuilt));
+}
+
+TEST(LatencyHistogramSince, NothingNewIsEmpty) {
+  const auto histogram = histogram_of(log_uniform_samples(100, 23));
+  EXPECT_EQ(histogram.since(histogram), LatencyHistogram{});
+}
+
+}  // namespace
+}  // namespace iomark

@@ -17,6 +17,9 @@ struct LatencyTotals {
 
   void add(std::uint64_t latency_ns) noexcept;
   void merge(const LatencyTotals& other) noexcept;
+  // The totals added after `earlier` (an earlier copy). The interval's maximum is exact when it
+  // set a new maximum; otherwise it is unknown and bounded by the earlier maximum and the sum.
+  [[nodiscard]] LatencyTotals since(const LatencyTotals& earlier) const noexcept;
   [[nodiscard]] double mean_ms() const noexcept;  // 0 when count is 0
   friend bool operator==(const LatencyTotals&, const LatencyTotals&) = default;
 };
@@ -36,6 +39,8 @@ struct IoCounters {
   void record_read(std::uint64_t bytes, std::uint64_t latency_ns) noexcept;
   void record_write(std::uint64_t bytes, std::uint64_t latency_ns) noexcept;
   void merge(const IoCounters& other) noexcept;
+  // What was counted after `earlier`, an earlier copy of these counters (interval samples).
+  [[nodiscard]] IoCounters since(const IoCounters& earlier) const noexcept;
 
   [[nodiscard]] std::uint64_t io_count() const noexcept { return reads.count + writes.count; }
   [[nodiscard]] std::uint64_t error_count() const noexcept { return read_errors + write_errors; }

@@ -40,6 +40,11 @@ class LatencyHistogram {
   void merge(const LatencyHistogram& other) noexcept;
   void clear() noexcept;
 
+  // What was recorded after `earlier`, an earlier copy of this same histogram (for interval
+  // samples). Counts, bins and the sum are exact; min and max of the interval are the edges of
+  // its lowest and highest non-empty buckets (so within 1%), clamped to this histogram's own.
+  [[nodiscard]] LatencyHistogram since(const LatencyHistogram& earlier) const noexcept;
+
   [[nodiscard]] std::uint64_t count() const noexcept { return count_; }
   [[nodiscard]] Nanoseconds min() const noexcept;  // 0 when empty
   [[nodiscard]] Nanoseconds max() const noexcept { return Nanoseconds(max_ns_); }
