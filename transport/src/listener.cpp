@@ -1,0 +1,230 @@
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <boost/asio/ip/v6_only.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/socket_base.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "io_thread.hpp"
+#include "iomark/transport/tcp.hpp"
+#include "tcp_connection.hpp"
+#include "tcp_session.hpp"
+
+namespace iomark::transport {
+
+namespace asio = boost::asio;
+using detail::Tcp;
+using detail::TcpSession;
+
+namespace {
+
+// A flood of connections costs at most this many sessions in the handshake at once, each
+// holding at most kMaxHandshakeFrameBytes, each for at most the handshake timeout.
+constexpr std::size_t kMaxHandshakes = 256;
+constexpr std::size_t kMaxWaitingConnections = 64;
+constexpr std::size_t kMaxKeptFailures = 64;
+// After accept() itself fails (out of file descriptors), before trying again.
+constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
+
+}  // namespace
+
+// Everything the I/O thread's handlers share with the Listener; kept alive by them.
+struct Listener::State : std::enable_shared_from_this<Listener::State> {
+  State(asio::io_context& io_context, Tcp::acceptor bound, SessionConfig session_config)
+      : context(io_context),
+        acceptor(std::move(bound)),
+        config(std::move(session_config)),
+        retry_timer(io_context) {}
+
+  void accept_next();
+  void on_accepted(const boost::system::error_code& error, Tcp::socket socket);
+  void on_session_done(const std::shared_ptr<TcpSession>& session, Result<void> outcome);
+  void push_failure_locked(Error error);
+  void shut_down();  // on the I/O thread, after the Listener is gone
+
+  asio::io_context& context;
+  Tcp::acceptor acceptor;
+  const SessionConfig config;
+  asio::steady_timer retry_timer;
+  std::string endpoint;
+  std::uint16_t port{};
+  std::vector<std::shared_ptr<TcpSession>> handshaking;  // I/O thread only
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  // Outcomes in the order they finished: a session for accept(), or why one failed.
+  std::deque<std::variant<std::shared_ptr<TcpSession>, Error>> outcomes;
+  std::size_t waiting_connections{0};
+  bool closed{false};
+};
+
+void Listener::State::accept_next() {
+  acceptor.async_accept([self = shared_from_this()](const boost::system::error_code& error, Tcp::socket socket) {
+    self->on_accepted(error, std::move(socket));
+  });
+}
+
+void Listener::State::on_accepted(const boost::system::error_code& error, Tcp::socket socket) {
+  if (error == asio::error::operation_aborted || !acceptor.is_open()) return;
+  if (error) {
+    {
+      std::lock_guard lock(mutex);
+      push_failure_locked(Error(ErrorCode::io_error, endpoint + ": accepting a connection failed: " + error.message()));
+    }
+    changed.notify_all();
+    retry_timer.expires_after(kAcceptRetryDelay);
+    retry_timer.async_wait([self = shared_from_this()](const boost::system::error_code& timer_error) {
+      if (!timer_error) self->accept_next();
+    });
+    return;
+  }
+  if (handshaking.size() >= kMaxHandshakes) {
+    boost::system::error_code ignored;
+    const auto remote = socket.remote_endpoint(ignored);
+    {
+      std::lock_guard lock(mutex);
+      push_failure_locked(Error(ErrorCode::io_error, detail::endpoint_text(remote) + ": dropped: " +
+                                                         std::to_string(kMaxHandshakes) +
+                                                         " other connections are establishing their sessions"));
+    }
+    changed.notify_all();
+    socket.close(ignored);
+  } else {
+    auto session = std::make_shared<TcpSession>(context, config, protocol::ConnectionSide::listener, endpoint);
+    handshaking.push_back(session);
+    session->start_accepted(std::move(socket), [weak_self = weak_from_this(), weak_session = std::weak_ptr(session)](
+                                                   Result<void> outcome) {
+      auto self = weak_self.lock();
+      auto done = weak_session.lock();
+      if (self && done) self->on_session_done(done, std::move(outcome));
+    });
+  }
+  accept_next();
+}
+
+void Listener::State::on_session_done(const std::shared_ptr<TcpSession>& session, Result<void> outcome) {
+  std::erase(handshaking, session);
+  bool refuse = false;
+  {
+    std::lock_guard lock(mutex);
+    if (!outcome) {
+      push_failure_locked(std::move(outcome).error());
+    } else if (closed) {
+      refuse = true;
+    } else if (waiting_connections >= kMaxWaitingConnections) {
+      refuse = true;
+      push_failure_locked(Error(ErrorCode::io_error, session->peer().describe() + ": refused: " +
+                                                         std::to_string(kMaxWaitingConnections) +
+                                                         " connections already wait for accept()"));
+    } else {
+      outcomes.emplace_back(session);
+      ++waiting_connections;
+    }
+  }
+  changed.notify_all();
+  if (refuse) session->close("refused by the listener");
+}
+
+void Listener::State::push_failure_locked(Error error) {
+  const auto failures = static_cast<std::size_t>(std::count_if(
+      outcomes.begin(), outcomes.end(), [](const auto& outcome) { return std::holds_alternative<Error>(outcome); }));
+  if (failures >= kMaxKeptFailures) {
+    outcomes.erase(std::find_if(outcomes.begin(), outcomes.end(),
+                                [](const auto& outcome) { return std::holds_alternative<Error>(outcome); }));
+  }
+  outcomes.emplace_back(std::move(error));
+}
+
+void Listener::State::shut_down() {
+  boost::system::error_code ignored;
+  acceptor.close(ignored);
+  retry_timer.cancel();
+  for (const auto& session : std::exchange(handshaking, {})) session->close("the listener was closed");
+}
+
+Listener::Listener(std::shared_ptr<detail::IoThread> io, std::shared_ptr<State> state) noexcept
+    : io_(std::move(io)), state_(std::move(state)) {}
+
+Result<std::unique_ptr<Listener>> Listener::open(const HostPort& address, SessionConfig config) {
+  if (auto valid = validate(config); !valid) return fail(std::move(valid).error());
+  auto io = detail::IoThread::start();
+  if (!io) return fail(std::move(io).error());
+  auto& context = (*io)->context();
+  const auto where = to_string(address);
+
+  boost::system::error_code error;
+  Tcp::resolver resolver(context);
+  const auto found = resolver.resolve(address.host, std::to_string(address.port),
+                                      Tcp::resolver::passive | Tcp::resolver::numeric_service, error);
+  if (error || found.empty()) {
+    return fail(Error(ErrorCode::not_found, "cannot listen on " + where + ": " +
+                                                (error ? error.message() : std::string("no address found")))
+                    .in_field("listen"));
+  }
+  const auto local = found.begin()->endpoint();
+  const auto cannot = [&where](const char* step, const boost::system::error_code& why) {
+    return fail(Error(ErrorCode::io_error, "cannot listen on " + where + ": " + step + ": " + why.message())
+                    .in_field("listen"));
+  };
+
+  Tcp::acceptor acceptor(context);
+  acceptor.open(local.protocol(), error);
+  if (error) return cannot("socket", error);
+  if (local.address().is_v6() && local.address().is_unspecified()) {
+    // "::" serves IPv4 clients too where the system allows it; where not, IPv6 only.
+    acceptor.set_option(asio::ip::v6_only(false), error);
+  }
+  acceptor.set_option(asio::socket_base::reuse_address(true), error);
+  if (error) return cannot("SO_REUSEADDR", error);
+  acceptor.bind(local, error);
+  if (error) return cannot("bind", error);
+  acceptor.listen(asio::socket_base::max_listen_connections, error);
+  if (error) return cannot("listen", error);
+  const auto bound = acceptor.local_endpoint(error);
+  if (error) return cannot("local address", error);
+
+  auto state = std::make_shared<State>(context, std::move(acceptor), std::move(config));
+  state->endpoint = detail::endpoint_text(bound);
+  state->port = bound.port();
+  asio::post(context, [state] { state->accept_next(); });
+  return std::unique_ptr<Listener>(new Listener(std::move(*io), std::move(state)));
+}
+
+Listener::~Listener() {
+  std::deque<std::variant<std::shared_ptr<TcpSession>, Error>> unclaimed;
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->closed = true;
+    unclaimed.swap(state_->outcomes);
+  }
+  for (auto& outcome : unclaimed) {
+    if (auto* session = std::get_if<std::shared_ptr<TcpSession>>(&outcome)) (*session)->close("the listener was closed");
+  }
+  asio::post(io_->context(), [state = state_] { state->shut_down(); });
+}
+
+std::uint16_t Listener::port() const noexcept { return state_->port; }
+
+const std::string& Listener::endpoint() const noexcept { return state_->endpoint; }
+
+Result<std::unique_ptr<protocol::Connection>> Listener::accept(Nanoseconds timeout) {
+  std::unique_lock lock(state_->mutex);
+  state_->changed.wait_for(lock, detail::clamp_wait(timeout), [this] { return !state_->outcomes.empty(); });
+  if (state_->outcomes.empty()) {
+    return fail(ErrorCode::not_found, "no connection on " + state_->endpoint + " within " + format_duration(timeout));
+  }
+  auto outcome = std::move(state_->outcomes.front());
+  state_->outcomes.pop_front();
+  if (auto* error = std::get_if<Error>(&outcome)) return fail(std::move(*error));
+  --state_->waiting_connections;
+  lock.unlock();
+  return std::make_unique<detail::TcpConnection>(io_, std::move(std::get<std::shared_ptr<TcpSession>>(outcome)));
+}
+
+}  // namespace iomark::transport
