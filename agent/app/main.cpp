@@ -2,12 +2,26 @@
 #include <CLI/CLI.hpp>
 
 #include "run_local.hpp"
+#include "serve.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"iomark-agent: the load generator of iomark (IOmeter's dynamo)"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
   app.set_version_flag("--version", "iomark-agent " IOMARK_VERSION);
   int exit_code = 0;
+
+  // Daemon mode, with dynamo's habits: -i controller, -m own address, -n manager name.
+  iomark::agent_app::ServeOptions serve;
+  app.add_option("-i,--controller", serve.controller, "Controller to log in to: HOST[:PORT]");
+  app.add_option("-p,--port", serve.port, "The controller's port when -i names none (default 1066)");
+  app.add_option("-m,--address", serve.own_address, "This agent's address, as the controller should show it");
+  app.add_option("-n,--name", serve.name, "Manager name (default: host name)");
+  app.add_option("--listen", serve.listen, "Wait for a controller on [ADDR:]PORT instead of dialling one");
+  app.add_option("--key-file", serve.key_file, "Pre-shared key file (or IOMARK_KEY)");
+  app.add_flag("--insecure", serve.insecure, "No authentication (the controller must say so too)");
+  app.add_option("--allow", serve.allow, "A device, file or directory the controller may use (repeatable)");
+  app.add_flag("--allow-destructive", serve.allow_destructive,
+               "Allow writing to block devices that are mounted, partitioned or formatted");
 
   iomark::agent_app::RunLocalOptions local;
   auto* run_local = app.add_subcommand("run-local", "Run one test on this host, without a controller");
@@ -38,6 +52,9 @@ int main(int argc, char** argv) {
   run_local->add_option("--json", local.results_json, "Write iomark JSON results to this file");
   run_local->callback([&] { exit_code = iomark::agent_app::run_local(local); });
 
+  app.callback([&] {
+    if (app.get_subcommands().empty()) exit_code = iomark::agent_app::serve(serve);
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& success) {

@@ -85,7 +85,7 @@ Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const
     worker.data_pattern = data_pattern_of(options.data_pattern);
     worker.fixed_seed = options.seed;
     for (const auto& path : options.targets) {
-      worker.targets.push_back({path, options.queue_depth, 0, 0, size->count()});
+      worker.targets.push_back({path, options.queue_depth, 0, 0, size->count(), std::nullopt});
     }
     assignment.workers.push_back(std::move(worker));
   }

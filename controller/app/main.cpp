@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   iomark::cli::add_icf_commands(app, exit_code);
   iomark::cli::add_specs_commands(app, exit_code);
   iomark::cli::add_results_commands(app, exit_code);
+  iomark::cli::add_run_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& success) {

@@ -78,7 +78,7 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
             file_options.maximum_size_sectors = target.maximum_size_sectors;
           }
           if (notice) notice("preparing the test file in " + path);
-          const auto seed = worker.fixed_seed.value_or(fresh_seed(seed_index));
+          const auto seed = target.seed.value_or(worker.fixed_seed.value_or(fresh_seed(seed_index)));
           auto prepared = targets::prepare_test_file(path, file_options, policy,
                                                      workload::make_prepare_filler(worker.data_pattern, seed), progress);
           if (!prepared) return fail(in_worker(worker, prepared.error()));
@@ -91,7 +91,7 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
       workload::TargetSetup setup;
       setup.geometry = {opened->info().size_bytes, opened->info().sector_size_bytes};
       setup.queue_depth = target.queue_depth;
-      setup.seed = worker.fixed_seed.value_or(fresh_seed(seed_index++));
+      setup.seed = target.seed.value_or(worker.fixed_seed.value_or(fresh_seed(seed_index++)));
       setup.starting_sector = target.starting_sector;
       setup.maximum_size_sectors = target.maximum_size_sectors;
       options.targets.push_back({target.path, opened->fd(), setup});

@@ -33,7 +33,7 @@ class RunSessionTest : public ::testing::Test {
       worker.name = "Worker " + std::to_string(w + 1);
       worker.spec = *access_specs::find_builtin_spec("Database");
       worker.fixed_seed = 7;
-      worker.targets.push_back({directory_.string(), 4, 0, 0, 4ULL << 20});
+      worker.targets.push_back({directory_.string(), 4, 0, 0, 4ULL << 20, std::nullopt});
       run.workers.push_back(worker);
     }
     return run;

@@ -34,6 +34,8 @@ struct TargetAssignment {
   // Directories only: the size of iobw.tst when it has to be created or grown; 0 = derived
   // from starting sector + maximum size (IOmeter), which must then be non-zero.
   std::uint64_t test_file_bytes{};
+  // This target's random seed; nullopt = the worker's fixed seed, or a fresh one per run.
+  std::optional<std::uint64_t> seed;
 };
 
 struct WorkerAssignment {

@@ -1,0 +1,26 @@
+// iomark-agent's daemon mode: dial the controller like dynamo (-i), or listen for one
+// (--listen), and serve it until told to stop.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace iomark::agent_app {
+
+struct ServeOptions {
+  std::string controller;  // -i HOST[:PORT]
+  std::uint16_t port{1066};  // -p: the controller's port when -i names none
+  std::string own_address;  // -m: how the controller may reach or show us
+  std::string name;         // -n: manager name (default: host name)
+  std::string listen;       // --listen [ADDR:]PORT
+  std::string key_file;
+  bool insecure{false};
+  std::vector<std::string> allow;
+  bool allow_destructive{false};
+};
+
+// Runs until SIGINT or SIGTERM; returns the process exit code.
+int serve(const ServeOptions& options);
+
+}  // namespace iomark::agent_app

@@ -1,0 +1,37 @@
+// The agent's side of a controller connection (issue 4, "Agent service"): sends the
+// inventory, then carries out the controller's requests — PrepareTargets (test files, with
+// progress), Assignment, and the phase commands of iometer-spec §3.1 — and pushes one Sample
+// per update interval while I/O runs. Transport-agnostic: it serves any protocol::Connection,
+// TCP or in-memory, so the embedded agent and a remote one behave the same.
+#pragma once
+
+#include <chrono>
+#include <stop_token>
+#include <string>
+
+#include "iomark/common/result.hpp"
+#include "iomark/protocol/connection.hpp"
+#include "iomark/targets/safety_policy.hpp"
+
+namespace iomark::agent {
+
+struct AgentServiceOptions {
+  targets::SafetyPolicy policy;  // what this agent may touch (--allow, --allow-destructive)
+  std::chrono::milliseconds sample_interval{1000};
+  std::string manager_name;  // shown in results; defaults to the host name
+};
+
+class AgentService {
+ public:
+  explicit AgentService(AgentServiceOptions options);
+
+  // Serves one established connection until it closes or `stop` is requested, one request at
+  // a time. A run still going when the connection ends is stopped (all I/O within about a
+  // second) and its results discarded. Returns why the connection ended.
+  Error serve(protocol::Connection& connection, std::stop_token stop = {});
+
+ private:
+  AgentServiceOptions options_;
+};
+
+}  // namespace iomark::agent

@@ -1,0 +1,305 @@
+#include "iomark/agent/agent_service.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+#include "iomark/agent/host_stats.hpp"
+#include "iomark/agent/inventory.hpp"
+#include "iomark/agent/run_session.hpp"
+#include "iomark/engine/engines.hpp"
+#include "iomark/targets/test_file.hpp"
+#include "iomark/workload/data_pattern.hpp"
+
+namespace iomark::agent {
+
+namespace {
+
+using protocol::Envelope;
+
+constexpr std::chrono::milliseconds kIdlePoll{200};
+constexpr std::chrono::milliseconds kProgressEvery{500};
+constexpr std::uint32_t kPrepareSector = 512;
+
+std::string default_manager_name() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("localhost");
+}
+
+Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) {
+  RunAssignment run;
+  if (!assignment.engine.empty()) {
+    auto kind = engine::parse_engine_kind(assignment.engine);
+    if (!kind) return fail(Error(kind.error()).in_field("assignment.engine"));
+    run.engine = *kind;
+  }
+  run.caching = assignment.buffered ? targets::Caching::direct_or_buffered : targets::Caching::direct;
+  for (const auto& worker : assignment.workers) {
+    WorkerAssignment mapped;
+    mapped.name = worker.name;
+    mapped.cpu = worker.cpu;
+    mapped.spec = worker.spec;
+    // The data pattern is per worker in the engine (one write buffer); IOmeter sets it per
+    // worker too, so every target of a worker carries the same value.
+    mapped.data_pattern = worker.targets.front().data_pattern;
+    for (const auto& target : worker.targets) {
+      mapped.targets.push_back({target.path, target.outstanding_ios, target.starting_sector,
+                                target.maximum_size_sectors, 0, target.seed});
+    }
+    run.workers.push_back(std::move(mapped));
+  }
+  return run;
+}
+
+std::vector<protocol::CpuUsage> cpu_usage_of(const std::vector<CpuUtilisation>& cpus) {
+  std::vector<protocol::CpuUsage> usage;
+  for (const auto& cpu : cpus) {
+    usage.push_back({cpu.cpu, cpu.total, cpu.user, cpu.privileged, cpu.irq, cpu.iowait, cpu.interrupts_per_second});
+  }
+  return usage;
+}
+
+std::vector<protocol::CpuUsage> cpu_usage_of(const std::vector<results::CpuUtilization>& cpus) {
+  std::vector<protocol::CpuUsage> usage;
+  for (std::size_t i = 0; i < cpus.size(); ++i) {
+    const auto& cpu = cpus[i];
+    usage.push_back({static_cast<std::uint32_t>(i), cpu.total_percent, cpu.user_percent, cpu.privileged_percent, 0.0,
+                     0.0, cpu.interrupts_per_second});
+  }
+  return usage;
+}
+
+// One connection's state: the assignment and the run it drives.
+class Session {
+ public:
+  Session(const AgentServiceOptions& options, protocol::Connection& connection)
+      : options_(options), connection_(connection) {}
+
+  ~Session() { abandon_run(); }
+
+  // Handles one request; false when the connection must end.
+  void handle(const Envelope& request) {
+    std::visit([&](const auto& message) { on(request, message); }, request.message);
+  }
+
+  void sample_if_due() {
+    if (!run_ || !io_started_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_sample_) return;
+    next_sample_ = now + options_.sample_interval;
+    send_sample();
+  }
+
+  [[nodiscard]] std::chrono::steady_clock::time_point next_sample() const { return next_sample_; }
+  [[nodiscard]] bool sampling() const { return run_ && io_started_; }
+
+  void abandon_run() {
+    if (run_) run_->stop();
+    run_.reset();
+    io_started_ = false;
+  }
+
+ private:
+  void reply(const Envelope& request, protocol::Message message) {
+    (void)connection_.send(Envelope{0, request.request_id, std::move(message)});
+  }
+  void refuse(const Envelope& request, const Error& error) {
+    reply(request, protocol::ErrorReport{protocol::ErrorKind::request_failed, error});
+  }
+  void ack(const Envelope& request) { reply(request, protocol::Ack{}); }
+
+  void on(const Envelope& request, const protocol::Assignment& assignment) {
+    if (run_) return refuse(request, Error(ErrorCode::invalid_argument, "a run is in progress: stop it first"));
+    auto mapped = run_assignment_of(assignment);
+    if (!mapped) return refuse(request, mapped.error());
+    assignment_ = assignment;
+    run_assignment_ = std::move(*mapped);
+    ack(request);
+  }
+
+  void on(const Envelope& request, const protocol::PrepareTargets& prepare) {
+    for (const auto& target : prepare.targets) {
+      // Only a directory gets a test file; a device or an existing file needs no preparing.
+      const auto authorized = targets::authorize_target(target.path, targets::AccessMode::read_write, options_.policy);
+      if (!authorized) return refuse(request, authorized.error());
+      if (authorized->kind != targets::TargetKind::directory) continue;
+      targets::TestFileOptions file_options;
+      file_options.sector_size_bytes = kPrepareSector;
+      file_options.maximum_size_sectors = (target.size_bytes + kPrepareSector - 1) / kPrepareSector;
+      std::stop_source cancel;
+      auto last_report = std::chrono::steady_clock::time_point{};
+      const auto progress = [&](Bytes done, Bytes total) {
+        if (!connection_.is_open()) cancel.request_stop();
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_report < kProgressEvery && done != total) return;
+        last_report = now;
+        reply(request, protocol::PrepareProgress{target.path, done.count(), total.count()});
+      };
+      const auto prepared = targets::prepare_test_file(target.path, file_options, options_.policy,
+                                                       workload::make_prepare_filler(target.data_pattern, target.seed),
+                                                       progress, cancel.get_token());
+      if (!prepared) return refuse(request, prepared.error());
+      if (prepared->outcome == targets::PrepareOutcome::cancelled) return;
+    }
+    ack(request);
+  }
+
+  void on(const Envelope& request, const protocol::PhaseCommand& command) {
+    if (!assignment_ || command.run_id != assignment_->run_id) {
+      return refuse(request, Error(ErrorCode::invalid_argument,
+                                   "no assignment for run " + std::to_string(command.run_id)));
+    }
+    switch (command.phase) {
+      case protocol::Phase::start: {
+        abandon_run();
+        auto session = RunSession::prepare(*run_assignment_, options_.policy);
+        if (!session) return refuse(request, session.error());
+        run_ = std::move(*session);
+        return ack(request);
+      }
+      case protocol::Phase::begin_io: {
+        if (!run_) return refuse(request, Error(ErrorCode::invalid_argument, "begin I/O before start"));
+        if (auto started = run_->start(); !started) return refuse(request, started.error());
+        io_started_ = true;
+        sequence_ = 0;
+        run_started_ = std::chrono::steady_clock::now();
+        last_sample_ = run_started_;
+        next_sample_ = run_started_ + options_.sample_interval;
+        previous_ = run_->snapshot(manager_name());
+        if (auto cpu = read_cpu_snapshot()) previous_cpu_ = std::move(*cpu);
+        return ack(request);
+      }
+      case protocol::Phase::record_on:
+        if (!run_) return refuse(request, Error(ErrorCode::invalid_argument, "record on before start"));
+        run_->record_on();
+        recording_ = true;
+        return ack(request);
+      case protocol::Phase::record_off:
+        if (!run_) return refuse(request, Error(ErrorCode::invalid_argument, "record off before start"));
+        run_->record_off();
+        return ack(request);
+      case protocol::Phase::stop:
+        return finish(request);
+      case protocol::Phase::abort:
+        abandon_run();
+        return ack(request);
+    }
+  }
+
+  template <typename Other>
+  void on(const Envelope& request, const Other&) {
+    reply(request, protocol::ErrorReport{
+                       protocol::ErrorKind::protocol_violation,
+                       Error(ErrorCode::invalid_argument, "an agent does not accept " +
+                                                              std::string(protocol::message_name(request.message)))});
+  }
+
+  void finish(const Envelope& request) {
+    if (!run_) return refuse(request, Error(ErrorCode::invalid_argument, "stop before start"));
+    run_->stop();
+    if (auto failed = run_->failure()) {
+      abandon_run();
+      return refuse(request, *failed);
+    }
+    const auto manager = run_->results(manager_name());
+    protocol::FinalResults results;
+    results.run_id = assignment_->run_id;
+    results.workers = worker_counters(manager, nullptr);
+    results.cpus = cpu_usage_of(manager.cpus);
+    abandon_run();
+    recording_ = false;
+    reply(request, std::move(results));
+  }
+
+  // Counters per worker and target; with `earlier`, only what was counted since then.
+  static std::vector<protocol::WorkerCounters> worker_counters(const results::ManagerResult& now,
+                                                               const results::ManagerResult* earlier,
+                                                               std::optional<Nanoseconds> interval = {}) {
+    std::vector<protocol::WorkerCounters> workers;
+    for (std::size_t w = 0; w < now.workers.size(); ++w) {
+      protocol::WorkerCounters counters;
+      counters.worker_index = static_cast<std::uint32_t>(w);
+      counters.window = interval.value_or(now.workers[w].recording_window);
+      for (std::size_t t = 0; t < now.workers[w].targets.size(); ++t) {
+        const auto& current = now.workers[w].targets[t].counters;
+        counters.targets.push_back(
+            {static_cast<std::uint32_t>(t),
+             earlier ? current.since(earlier->workers[w].targets[t].counters) : current});
+      }
+      workers.push_back(std::move(counters));
+    }
+    return workers;
+  }
+
+  void send_sample() {
+    const auto now = std::chrono::steady_clock::now();
+    auto current = run_->snapshot(manager_name());
+    protocol::Sample sample;
+    sample.run_id = assignment_->run_id;
+    sample.sequence = ++sequence_;
+    sample.run_time = std::chrono::duration_cast<Nanoseconds>(now - run_started_);
+    sample.interval = std::chrono::duration_cast<Nanoseconds>(now - last_sample_);
+    sample.phase = recording_ ? protocol::SamplePhase::recording : protocol::SamplePhase::ramp_up;
+    sample.workers = worker_counters(current, &previous_, sample.interval);
+    if (auto cpu = read_cpu_snapshot()) {
+      if (previous_cpu_) {
+        sample.cpus = cpu_usage_of(cpu_utilisation(*previous_cpu_, *cpu,
+                                                   std::chrono::duration<double>(now - last_sample_).count()));
+      }
+      previous_cpu_ = std::move(*cpu);
+    }
+    previous_ = std::move(current);
+    last_sample_ = now;
+    (void)connection_.send(Envelope{0, 0, std::move(sample)});
+  }
+
+  [[nodiscard]] std::string manager_name() const {
+    return options_.manager_name.empty() ? default_manager_name() : options_.manager_name;
+  }
+
+  const AgentServiceOptions& options_;
+  protocol::Connection& connection_;
+  std::optional<protocol::Assignment> assignment_;
+  std::optional<RunAssignment> run_assignment_;
+  std::unique_ptr<RunSession> run_;
+  bool io_started_{false};
+  bool recording_{false};
+  std::uint64_t sequence_{};
+  std::chrono::steady_clock::time_point run_started_{};
+  std::chrono::steady_clock::time_point last_sample_{};
+  std::chrono::steady_clock::time_point next_sample_{};
+  results::ManagerResult previous_;
+  std::optional<CpuSnapshot> previous_cpu_;
+};
+
+}  // namespace
+
+AgentService::AgentService(AgentServiceOptions options) : options_(std::move(options)) {}
+
+Error AgentService::serve(protocol::Connection& connection, std::stop_token stop) {
+  if (auto sent = connection.send(Envelope{0, 0, collect_inventory(options_.policy, engine::probe_engines())});
+      !sent) {
+    return sent.error();
+  }
+  Session session(options_, connection);
+  while (!stop.stop_requested()) {
+    auto wait = std::chrono::duration_cast<Nanoseconds>(kIdlePoll);
+    if (session.sampling()) {
+      const auto until_sample = session.next_sample() - std::chrono::steady_clock::now();
+      wait = std::clamp(std::chrono::duration_cast<Nanoseconds>(until_sample), Nanoseconds(0), wait);
+    }
+    auto request = connection.receive(wait);
+    if (request) {
+      session.handle(*request);
+    } else if (request.error().code() != ErrorCode::not_found) {
+      return request.error();  // closed: ~Session stops any run
+    }
+    session.sample_if_due();
+  }
+  connection.close("the agent is shutting down");
+  return Error(ErrorCode::io_error, "the agent is shutting down");
+}
+
+}  // namespace iomark::agent

@@ -1,0 +1,333 @@
+// iomark run: a series on the embedded agent, on agents that log in, or on listening agents.
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/agent/agent_service.hpp"
+#include "iomark/common/units.hpp"
+#include "iomark/controller/quick_series.hpp"
+#include "iomark/controller/series_runner.hpp"
+#include "iomark/controller/text_table.hpp"
+#include "iomark/protocol/handshake.hpp"
+#include "iomark/transport/host_port.hpp"
+#include "iomark/transport/in_memory.hpp"
+#include "iomark/transport/key_file.hpp"
+#include "iomark/transport/session_config.hpp"
+#include "iomark/transport/tcp.hpp"
+
+namespace iomark::cli {
+
+namespace {
+
+using controller::Align;
+using controller::format_fixed;
+using controller::TextTable;
+
+struct RunOptions {
+  std::vector<std::string> targets;
+  std::string spec_name;
+  std::string spec_line;
+  std::string queue_depths{"1"};
+  std::uint32_t workers{1};
+  std::uint32_t ramp_s{0};
+  std::uint32_t time_s{10};
+  std::string engine;
+  std::string size{"1G"};
+  std::string data_pattern{"repeating"};
+  std::optional<std::uint64_t> seed;
+  bool buffered{false};
+  std::string results_csv{"results.csv"};
+  std::string results_json;
+  std::string listen;
+  std::vector<std::string> managers;
+  std::uint32_t wait_managers{0};
+  std::uint32_t wait_timeout_s{30};
+  std::string key_file;
+  bool insecure{false};
+  std::string description;
+};
+
+// Stops the series on Ctrl-C; a second Ctrl-C kills as usual.
+std::stop_source* interrupt_target = nullptr;
+extern "C" void on_interrupt(int) {
+  if (interrupt_target != nullptr) interrupt_target->request_stop();
+  std::signal(SIGINT, SIG_DFL);
+}
+
+Result<access_specs::AccessSpec> chosen_spec(const RunOptions& options) {
+  if (!options.spec_line.empty()) {
+    auto line = access_specs::parse_spec_line(options.spec_line);
+    if (!line) return fail(Error(line.error()).in_field("--spec-line"));
+    access_specs::AccessSpec spec{"custom " + access_specs::format_spec_line(*line),
+                                  access_specs::DefaultAssignment::none, {*line}};
+    if (auto valid = access_specs::validate(spec); !valid) return fail(Error(valid.error()).in_field("--spec-line"));
+    return spec;
+  }
+  const auto name = options.spec_name.empty() ? std::string("Database") : options.spec_name;
+  const auto* spec = access_specs::find_builtin_spec(name);
+  if (spec == nullptr) {
+    return fail(Error(ErrorCode::not_found, "no built-in access spec \"" + name + "\" (see `iomark specs list`)")
+                    .in_field("--spec"));
+  }
+  return *spec;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("localhost");
+}
+
+// The console: a rewritten status line on a terminal, plain lines otherwise.
+class ConsoleObserver final : public controller::SeriesObserver {
+ public:
+  ConsoleObserver() : terminal_(::isatty(STDERR_FILENO) != 0) {}
+
+  void notice(const std::string& message) override { line(message, true); }
+
+  void run_started(std::size_t index, std::size_t count, const controller::RunPlan& run) override {
+    line("run " + std::to_string(index + 1) + "/" + std::to_string(count) + ": " + run.label, true);
+  }
+
+  void live(const controller::LiveFigures& figures) override {
+    char text[256];
+    if (figures.phase == controller::LivePhase::preparing) {
+      std::snprintf(text, sizeof text, "  preparing test files: %s of %s",
+                    format_size(Bytes(static_cast<std::uint64_t>(figures.elapsed_s))).c_str(),
+                    format_size(Bytes(static_cast<std::uint64_t>(figures.phase_s))).c_str());
+    } else {
+      std::snprintf(text, sizeof text,
+                    "  run %zu/%zu %s %s %.0f/%.0f s: %.0f IOPS, %.1f MB/s, avg %.3f ms, p99 %.3f ms, ETA %.0f s",
+                    figures.run_index + 1, figures.run_count, figures.run->label.c_str(),
+                    figures.phase == controller::LivePhase::ramp_up ? "ramp-up" : "recording", figures.elapsed_s,
+                    figures.phase_s, figures.iops, figures.mb_per_s, figures.average_ms, figures.p99_ms,
+                    figures.remaining_s);
+    }
+    // Without a terminal, one line every 10 s is enough for a log.
+    if (!terminal_ && ++live_lines_ % 10 != 0) return;
+    line(text, false);
+  }
+
+  void run_finished(std::size_t, const results::RunResults&, const results::RunSummary& summary) override {
+    const auto& all = summary.all;
+    char text[256];
+    std::snprintf(text, sizeof text, "  done: %.0f IOPS, %.2f MB/s, avg %.3f ms, max %.3f ms, %llu errors",
+                  all.rates.iops, all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
+                  static_cast<unsigned long long>(all.counters.error_count()));
+    line(text, true);
+  }
+
+ private:
+  void line(const std::string& text, bool keep) {
+    if (terminal_) {
+      std::cerr << "\r\033[K" << text << (keep ? "\n" : "") << std::flush;
+    } else {
+      std::cerr << text << '\n';
+    }
+  }
+
+  bool terminal_;
+  std::size_t live_lines_{};
+};
+
+void print_summary(const controller::SeriesOutcome& outcome) {
+  TextTable table({{"run", Align::right},
+                   {"spec"},
+                   {"QD", Align::right},
+                   {"IOPS", Align::right},
+                   {"MB/s", Align::right},
+                   {"avg ms", Align::right},
+                   {"p99 ms", Align::right},
+                   {"max ms", Align::right},
+                   {"errors", Align::right},
+                   {"CPU %", Align::right}});
+  for (std::size_t i = 0; i < outcome.runs.size(); ++i) {
+    const auto& run = outcome.runs[i];
+    const auto summary = results::summarize_run(run);
+    const auto& all = summary.all;
+    const auto p99 = static_cast<double>(all.counters.latency.percentile(99).count()) / 1e6;
+    table.add_row({std::to_string(i + 1), all.spec_name,
+                   run.info.queue_depth ? std::to_string(*run.info.queue_depth) : std::string("-"),
+                   format_fixed(all.rates.iops, 0), format_fixed(all.rates.mb_per_s, 2),
+                   format_fixed(all.average_response_ms(), 3), format_fixed(p99, 3),
+                   format_fixed(all.maximum_response_ms(), 3), std::to_string(all.counters.error_count()),
+                   all.cpu ? format_fixed(all.cpu->total_percent, 1) : std::string("-")});
+  }
+  std::cout << table.render();
+}
+
+// The managers of this series: agents dialled (--manager), agents logging in (--listen),
+// or, when neither is asked for, the embedded agent in this process.
+class Managers {
+ public:
+  ~Managers() {
+    links_.clear();
+    embedded_stop_.request_stop();
+  }
+
+  Result<void> connect(const RunOptions& options) {
+    if (options.managers.empty() && options.listen.empty()) return start_embedded(options);
+    std::optional<protocol::AuthKey> key;
+    if (!options.insecure) {
+      auto loaded = transport::load_key(options.key_file.empty() ? std::nullopt
+                                                                 : std::optional<std::filesystem::path>(options.key_file));
+      if (!loaded) return fail(loaded.error());
+      key = std::move(*loaded);
+    }
+    const auto config = transport::make_session_config(protocol::Role::controller, "iomark " IOMARK_VERSION,
+                                                       host_name(), "", std::move(key));
+    for (const auto& manager : options.managers) {
+      auto address = transport::parse_host_port(manager, transport::kDefaultPort);
+      if (!address) return fail(Error(address.error()).in_field("--manager"));
+      auto connection = transport::dial(*address, config);
+      if (!connection) return fail(connection.error());
+      if (auto added = add(std::move(*connection)); !added) return added;
+    }
+    if (!options.listen.empty()) {
+      auto address = transport::parse_listen_address(options.listen, "0.0.0.0");
+      if (!address) return fail(Error(address.error()).in_field("--listen"));
+      auto listener = transport::Listener::open(*address, config);
+      if (!listener) return fail(listener.error());
+      const auto wanted = std::max<std::uint32_t>(options.wait_managers, 1) + static_cast<std::uint32_t>(links_.size());
+      std::cerr << "waiting for " << wanted - links_.size() << " agent(s) on " << (*listener)->endpoint() << '\n';
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.wait_timeout_s);
+      while (links_.size() < wanted) {
+        const auto left = std::chrono::duration_cast<Nanoseconds>(deadline - std::chrono::steady_clock::now());
+        if (left <= Nanoseconds(0)) {
+          return fail(ErrorCode::io_error, std::to_string(links_.size()) + " of " + std::to_string(wanted) +
+                                               " agent(s) logged in within " + std::to_string(options.wait_timeout_s) +
+                                               " s");
+        }
+        auto connection = (*listener)->accept(left);
+        if (!connection) {
+          if (connection.error().code() != ErrorCode::not_found) std::cerr << "refused: " << connection.error().describe() << '\n';
+          continue;
+        }
+        if (auto added = add(std::move(*connection)); !added) return added;
+      }
+    }
+    return {};
+  }
+
+  std::vector<controller::ManagerLink*> links() const {
+    std::vector<controller::ManagerLink*> raw;
+    for (const auto& link : links_) raw.push_back(link.get());
+    return raw;
+  }
+
+ private:
+  Result<void> add(std::unique_ptr<protocol::Connection> connection) {
+    auto link = controller::ManagerLink::open(std::move(connection), std::chrono::seconds(30));
+    if (!link) return fail(link.error());
+    std::cerr << "manager '" << (*link)->name() << "' (" << (*link)->peer().endpoint << ", "
+              << (*link)->inventory().cpu_count << " CPUs, " << (*link)->peer().build << ")\n";
+    links_.push_back(std::move(*link));
+    return {};
+  }
+
+  // The embedded agent may touch the targets named on this command line, nothing else.
+  Result<void> start_embedded(const RunOptions& options) {
+    auto policy = targets::SafetyPolicy::create(options.targets, targets::Destructive::refuse);
+    if (!policy) return fail(policy.error());
+    const auto name = host_name();
+    auto pair = transport::make_in_memory_pair(
+        protocol::make_hello(protocol::Role::agent, "iomark " IOMARK_VERSION, name, "", protocol::AuthMode::none),
+        protocol::make_hello(protocol::Role::controller, "iomark " IOMARK_VERSION, name, "", protocol::AuthMode::none));
+    if (!pair) return fail(pair.error());
+    embedded_service_ = std::make_unique<agent::AgentService>(agent::AgentServiceOptions{std::move(*policy), std::chrono::seconds(1), name});
+    embedded_thread_ = std::jthread([this, connection = std::move(pair->agent_end)](std::stop_token) mutable {
+      (void)embedded_service_->serve(*connection, embedded_stop_.get_token());
+    });
+    return add(std::move(pair->controller_end));
+  }
+
+  std::stop_source embedded_stop_;
+  std::unique_ptr<agent::AgentService> embedded_service_;
+  std::vector<std::unique_ptr<controller::ManagerLink>> links_;
+  std::jthread embedded_thread_;  // joined first on destruction, after links_ closed the link
+};
+
+access_specs::DataPattern data_pattern_of(const std::string& name) {
+  if (name == "pseudo-random") return access_specs::DataPattern::pseudo_random;
+  if (name == "full-random") return access_specs::DataPattern::full_random;
+  return access_specs::DataPattern::repeating_bytes;
+}
+
+int run(const RunOptions& options) {
+  auto spec = chosen_spec(options);
+  if (!spec) return report(spec.error());
+  auto depths = controller::parse_queue_depths(options.queue_depths);
+  if (!depths) return report(depths.error());
+  const auto size = parse_size(options.size);
+  if (!size) return report(Error(ErrorCode::invalid_argument, "not a size: \"" + options.size + "\"").in_field("--size"));
+
+  Managers managers;
+  if (auto connected = managers.connect(options); !connected) return report(connected.error());
+  controller::QuickSeriesOptions quick{options.targets, *spec, *depths, options.workers, options.ramp_s,
+                                       options.time_s, options.engine, options.buffered, size->count(),
+                                       data_pattern_of(options.data_pattern), options.seed,
+                                       options.description.empty() ? "iomark run" : options.description};
+  auto series = controller::quick_series(quick, managers.links());
+  if (!series) return report(series.error());
+
+  std::stop_source stop;
+  interrupt_target = &stop;
+  std::signal(SIGINT, on_interrupt);
+  ConsoleObserver observer;
+  controller::ResultsRecorder recorder(options.results_csv, options.results_json);
+  const auto outcome = controller::run_series(managers.links(), *series, observer, recorder, stop.get_token());
+  interrupt_target = nullptr;
+  std::signal(SIGINT, SIG_DFL);
+
+  std::cout << '\n';
+  print_summary(outcome);
+  if (!options.results_csv.empty()) std::cout << "results appended to " << options.results_csv << '\n';
+  if (!options.results_json.empty()) std::cout << "JSON results in " << options.results_json << '\n';
+  if (outcome.error) {
+    std::cerr << "iomark: the series stopped: " << outcome.error->describe() << '\n';
+    return static_cast<int>(ExitCode::failure);
+  }
+  return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<RunOptions>();  // lives as long as the callback reading it
+  auto* command = app.add_subcommand("run", "Run a test series (embedded agent unless --manager/--listen)");
+  command->add_option("--target", options->targets, "Device, file or directory (iobw.tst) on every manager")
+      ->required();
+  auto* spec = command->add_option("--spec", options->spec_name, "Built-in access spec (default Database)");
+  auto* line = command->add_option("--spec-line", options->spec_line,
+                                   "One spec line: size,%size,%read,%random,delay,burst,align,reply");
+  spec->excludes(line);
+  line->excludes(spec);
+  command->add_option("--qd", options->queue_depths, "Outstanding I/Os per target; a list cycles: 1,2,4,8");
+  command->add_option("--workers", options->workers, "Workers per manager")->check(CLI::Range(1, 1024));
+  command->add_option("--ramp", options->ramp_s, "Ramp-up seconds per run");
+  command->add_option("--time", options->time_s, "Recorded seconds per run")->check(CLI::Range(1, 31'536'000));
+  command->add_option("--engine", options->engine, "io_uring, libaio, threadpool, sync or null (default: probe)");
+  command->add_option("--size", options->size, "Size of iobw.tst made in a directory target");
+  command->add_option("--data-pattern", options->data_pattern, "repeating, pseudo-random or full-random")
+      ->check(CLI::IsMember({"repeating", "pseudo-random", "full-random"}));
+  command->add_option("--seed", options->seed, "Fixed seed: the same offsets every run");
+  command->add_flag("--buffered-io", options->buffered, "Use the page cache where O_DIRECT is refused");
+  command->add_option("--results", options->results_csv, "IOmeter results.csv to append to (\"\" for none)");
+  command->add_option("--json", options->results_json, "Write iomark JSON results here");
+  command->add_option("--description", options->description, "Test description recorded in the results");
+  command->add_option("--listen", options->listen, "Wait for agents logging in on [ADDR:]PORT (dynamo: 1066)");
+  command->add_option("--manager", options->managers, "Dial a listening agent at HOST:PORT (repeatable)");
+  command->add_option("--wait-managers", options->wait_managers, "With --listen: agents to wait for (default 1)");
+  command->add_option("--wait-timeout", options->wait_timeout_s, "With --listen: seconds to wait for them");
+  command->add_option("--key-file", options->key_file, "Pre-shared key file (or IOMARK_KEY)");
+  command->add_flag("--insecure", options->insecure, "No authentication (the agents must say so too)");
+  command->callback([&exit_code, options] { exit_code = run(*options); });
+}
+
+}  // namespace iomark::cli

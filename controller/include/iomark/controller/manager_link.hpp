@@ -1,0 +1,53 @@
+// One manager (agent) as the controller sees it: an established connection, the inventory
+// the agent sent first, and request/reply on top of the connection's frames. Used the same
+// way for agents over TCP and for the embedded in-process agent.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "iomark/common/result.hpp"
+#include "iomark/protocol/connection.hpp"
+#include "iomark/protocol/messages.hpp"
+
+namespace iomark::controller {
+
+// Messages an agent pushes on its own (samples, preparation progress), delivered while the
+// controller waits for a reply or polls.
+using PushHandler = std::function<void(const protocol::Message&)>;
+
+class ManagerLink {
+ public:
+  // Waits up to `timeout` for the agent's Inventory, the first thing it sends.
+  [[nodiscard]] static Result<std::unique_ptr<ManagerLink>> open(std::unique_ptr<protocol::Connection> connection,
+                                                                 Nanoseconds timeout);
+
+  [[nodiscard]] const protocol::PeerInfo& peer() const noexcept { return connection_->peer(); }
+  [[nodiscard]] const protocol::Inventory& inventory() const noexcept { return inventory_; }
+  // The manager's name: the agent's -n name.
+  [[nodiscard]] const std::string& name() const noexcept { return connection_->peer().name; }
+
+  // Sends `request` and waits for its reply (an Ack, FinalResults, ...). An ErrorReport reply
+  // becomes an Error naming the manager; pushed messages that arrive meanwhile go to
+  // `on_push`. No reply within `timeout` is an error too (the dead-peer deadline normally
+  // fires first).
+  [[nodiscard]] Result<protocol::Message> request(protocol::Message request, Nanoseconds timeout,
+                                                  const PushHandler& on_push = {});
+
+  // Delivers pushed messages that already arrived, without waiting. Fails once the
+  // connection is gone.
+  [[nodiscard]] Result<void> poll(const PushHandler& on_push);
+
+  void close(std::string reason) { connection_->close(std::move(reason)); }
+
+ private:
+  ManagerLink(std::unique_ptr<protocol::Connection> connection, protocol::Inventory inventory)
+      : connection_(std::move(connection)), inventory_(std::move(inventory)) {}
+
+  std::unique_ptr<protocol::Connection> connection_;
+  protocol::Inventory inventory_;
+  std::uint64_t next_request_id_{1};
+};
+
+}  // namespace iomark::controller

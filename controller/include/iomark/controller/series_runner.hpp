@@ -1,0 +1,106 @@
+// Runs a test series on live managers (iometer-spec §3.1): for each run, prepare test files,
+// assign, start, begin I/O, ramp up, record, stop, collect final results and aggregate them;
+// results are recorded after every run so that nothing completed is ever lost.
+//
+// The runner is synchronous: call run_series() on a thread of its own (the CLI's main thread,
+// the GUI's worker thread); it reports through SeriesObserver from that thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "iomark/access_specs/test_plan.hpp"
+#include "iomark/common/result.hpp"
+#include "iomark/controller/manager_link.hpp"
+#include "iomark/protocol/messages.hpp"
+#include "iomark/results/results_csv.hpp"
+#include "iomark/results/run_results.hpp"
+#include "iomark/results/summary.hpp"
+
+namespace iomark::controller {
+
+// What one manager does in one run.
+struct ManagerRun {
+  std::size_t manager{};  // index into the links given to run_series
+  protocol::Assignment assignment;  // run_id is set by the runner
+  std::vector<protocol::PrepareTarget> prepare;  // test files to create or grow first
+};
+
+struct RunPlan {
+  results::RunInfo info;  // identity of the run; times are filled in by the runner
+  std::vector<ManagerRun> managers;  // active managers only
+  std::string label;  // for progress lines, e.g. "'Database' QD 4"
+};
+
+struct SeriesPlan {
+  results::SeriesInfo info;
+  std::optional<access_specs::TestPlan> plan;  // recorded in the JSON results when known
+  std::uint32_t ramp_up_s{};
+  std::uint32_t run_time_s{10};
+  std::vector<RunPlan> runs;
+};
+
+enum class LivePhase : std::uint8_t { preparing, ramp_up, recording };
+
+// Live figures of the run in progress, from the agents' latest samples.
+struct LiveFigures {
+  std::size_t run_index{};  // 0-based
+  std::size_t run_count{};
+  const RunPlan* run{};
+  LivePhase phase{LivePhase::ramp_up};
+  double elapsed_s{};  // in this phase
+  double phase_s{};    // length of this phase
+  double iops{};
+  double mb_per_s{};
+  double average_ms{};
+  double p99_ms{};
+  double remaining_s{};  // whole series, estimated
+};
+
+class SeriesObserver {
+ public:
+  virtual ~SeriesObserver() = default;
+  virtual void notice(const std::string& /*message*/) {}
+  virtual void run_started(std::size_t /*index*/, std::size_t /*count*/, const RunPlan& /*run*/) {}
+  virtual void live(const LiveFigures& /*figures*/) {}
+  virtual void run_finished(std::size_t /*index*/, const results::RunResults& /*run*/,
+                            const results::RunSummary& /*summary*/) {}
+};
+
+// Where results go: results.csv appended (and fsynced) after every run, the JSON document
+// rewritten after every run. Either path may be empty.
+class ResultsRecorder {
+ public:
+  ResultsRecorder(std::string csv_path, std::string json_path);
+  [[nodiscard]] Result<void> begin(const SeriesPlan& series);
+  [[nodiscard]] Result<void> record(const results::RunResults& run, const results::RunSummary& summary);
+  [[nodiscard]] Result<void> finish(results::SeriesOutcome outcome);
+
+ private:
+  [[nodiscard]] Result<void> write_json() const;
+
+  std::string csv_path_;
+  std::string json_path_;
+  results::SeriesResults series_;
+  results::ResultsCsvAppender appender_;
+  std::string csv_pending_;  // the series header, written with the first run or the end marker
+};
+
+struct SeriesOutcome {
+  results::SeriesOutcome outcome{results::SeriesOutcome::completed};
+  std::optional<Error> error;  // why the series stopped early
+  std::vector<results::RunResults> runs;  // every completed run
+};
+
+// How long a reply may take; preparing test files is waited for without this bound (the
+// dead-peer deadline still ends a hung agent).
+inline constexpr std::chrono::seconds kReplyTimeout{60};
+
+[[nodiscard]] SeriesOutcome run_series(const std::vector<ManagerLink*>& links, const SeriesPlan& series,
+                                       SeriesObserver& observer, ResultsRecorder& recorder,
+                                       std::stop_token stop = {});
+
+}  // namespace iomark::controller

@@ -1,0 +1,73 @@
+#include "iomark/controller/manager_link.hpp"
+
+#include <chrono>
+
+namespace iomark::controller {
+
+namespace {
+
+Error about(const protocol::PeerInfo& peer, const Error& error) {
+  return Error(error.code(), peer.describe() + ": " + error.describe());
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ManagerLink>> ManagerLink::open(std::unique_ptr<protocol::Connection> connection,
+                                                       Nanoseconds timeout) {
+  auto first = connection->receive(timeout);
+  if (!first) return fail(about(connection->peer(), first.error()));
+  auto* inventory = std::get_if<protocol::Inventory>(&first->message);
+  if (inventory == nullptr) {
+    return fail(about(connection->peer(), Error(ErrorCode::parse_error,
+                                                "sent " + std::string(protocol::message_name(first->message)) +
+                                                    " where its inventory was expected")));
+  }
+  return std::unique_ptr<ManagerLink>(new ManagerLink(std::move(connection), std::move(*inventory)));
+}
+
+Result<protocol::Message> ManagerLink::request(protocol::Message request, Nanoseconds timeout,
+                                               const PushHandler& on_push) {
+  const auto id = next_request_id_++;
+  const auto what = std::string(protocol::message_name(request));
+  if (auto sent = connection_->send({id, 0, std::move(request)}); !sent) return fail(about(peer(), sent.error()));
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<Nanoseconds>(deadline - std::chrono::steady_clock::now());
+    if (left <= Nanoseconds(0)) {
+      return fail(about(peer(), Error(ErrorCode::io_error, "no reply to " + what + " in time")));
+    }
+    auto envelope = connection_->receive(left);
+    if (!envelope) {
+      if (envelope.error().code() == ErrorCode::not_found) continue;
+      return fail(about(peer(), envelope.error()));
+    }
+    if (envelope->correlation_id != id) {
+      if (on_push) on_push(envelope->message);
+      continue;
+    }
+    if (auto* progress = std::get_if<protocol::PrepareProgress>(&envelope->message)) {
+      if (on_push) on_push(*progress);
+      continue;
+    }
+    if (auto* report = std::get_if<protocol::ErrorReport>(&envelope->message)) {
+      return fail(about(peer(), Error(report->error.code(), what + " failed: " + report->error.describe())));
+    }
+    return std::move(envelope->message);
+  }
+}
+
+Result<void> ManagerLink::poll(const PushHandler& on_push) {
+  for (;;) {
+    auto envelope = connection_->receive(Nanoseconds(0));
+    if (!envelope) {
+      if (envelope.error().code() == ErrorCode::not_found) return {};
+      return fail(about(peer(), envelope.error()));
+    }
+    if (auto* report = std::get_if<protocol::ErrorReport>(&envelope->message)) {
+      return fail(about(peer(), report->error));
+    }
+    if (on_push) on_push(envelope->message);
+  }
+}
+
+}  // namespace iomark::controller

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Two real iomark-agent processes on 127.0.0.1 (port 0), authenticated with a key file, run a
+# queue-depth cycling series from the iomark controller over TCP; results.csv is checked row
+# by row. Also: a wrong key is refused on both sides, and a missing agent is a named error.
+# usage: two_agents_test.sh IOMARK IOMARK_AGENT
+set -uo pipefail
+iomark=$1 agent=$2
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+passed=0 failed=0
+check() {  # check NAME CONDITION...
+  local name=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else echo "FAIL $name"; failed=$((failed + 1)); fi
+}
+
+head -c 48 /dev/urandom | base64 >"$work/key" && chmod 600 "$work/key"
+mkdir "$work/data"
+
+start_agent() {  # start_agent NAME -> prints the port it listens on
+  local name=$1
+  "$agent" --listen 127.0.0.1:0 -n "$name" --key-file "$work/key" --allow "$work/data" >"$work/$name.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 100); do
+    local port
+    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$name.log")
+    if [[ -n $port ]]; then echo "$port"; return 0; fi
+    sleep 0.1
+  done
+  echo "agent $name did not start: $(cat "$work/$name.log")" >&2
+  return 1
+}
+
+port_a=$(start_agent agentA) || exit 1
+port_b=$(start_agent agentB) || exit 1
+
+timeout 120 "$iomark" run --manager "127.0.0.1:$port_a" --manager "127.0.0.1:$port_b" --key-file "$work/key" \
+  --target "$work/data" --spec "4K random read" --qd 1,2,4 --time 2 --ramp 1 --size 16M \
+  --results "$work/results.csv" --json "$work/results.json" >"$work/run.out" 2>"$work/run.err"
+status=$?
+check "controller exits 0 (got $status: $(tail -2 "$work/run.err"))" test "$status" -eq 0
+
+csv=$work/results.csv
+field() { awk -F, -v row="$1" -v col="$2" '$1 == row {print $col}' "$csv"; }
+check "series header: test type 6 (cycle outstanding I/Os)" test "$(sed -n 2p "$csv" | cut -d, -f1)" = 6
+check "one spec block for the single access index" test "$(grep -c "^'Access specifications" "$csv")" = 1
+check "three results blocks" test "$(grep -c "^'Results" "$csv")" = 3
+check "80-column header" test "$(grep -m1 "^'Target Type" "$csv" | awk -F, '{print NF}')" = 80
+check "three ALL rows, each 80 fields" test "$(awk -F, '$1 == "ALL" && NF == 80' "$csv" | wc -l)" = 3
+check "ALL rows count 2 managers" test "$(field ALL 4 | sort -u)" = 2
+check "ALL rows count 2 workers" test "$(field ALL 5 | sort -u)" = 2
+check "ALL rows count 2 disks" test "$(field ALL 6 | sort -u)" = 2
+check "queue depth column cycles 1,2,4" test "$(field ALL 48 | tr '\n' ,)" = "1,2,4,"
+check "MANAGER rows name both agents in every run" \
+  test "$(field MANAGER 2 | sort | uniq -c | awk '{print $1 $2}' | tr '\n' ,)" = "3agentA,3agentB,"
+check "one WORKER and one DISK row per manager and run" \
+  test "$(awk -F, '$1 == "WORKER" || $1 == "DISK"' "$csv" | wc -l)" = 12
+check "PROCESSOR rows have 59 fields" test "$(awk -F, '$1 == "PROCESSOR" && NF != 59' "$csv" | wc -l)" = 0
+check "every run did I/O" test "$(field ALL 7 | awk '$1 <= 0' | wc -l)" = 0
+check "no errors" test "$(field ALL 28 | sort -u)" = 0
+check "ALL IOps is the sum of the MANAGER IOps" \
+  test "$(awk -F, '$1 == "ALL" {all = $7} $1 == "MANAGER" {sum[all] += $7} END {for (a in sum) if ((a - sum[a])^2 > 1e-6) bad++; print bad + 0}' "$csv")" = 0
+check "the series ends with 'End Test" test "$(tail -n1 "$csv")" = "'End Test"
+check "JSON results written" grep -q '"format": "iomark-results"' "$work/results.json"
+check "the CSV reads back" "$iomark" results show "$csv" >/dev/null
+
+# A wrong key: refused on both sides, and no run.
+head -c 48 /dev/urandom | base64 >"$work/wrong" && chmod 600 "$work/wrong"
+timeout 60 "$iomark" run --manager "127.0.0.1:$port_a" --key-file "$work/wrong" --target "$work/data" --qd 1 \
+  --time 1 --results "$work/wrong.csv" >/dev/null 2>"$work/wrong.err"
+status=$?
+check "wrong key: controller exits 3" test "$status" -eq 3
+check "wrong key: controller says so" grep -q "authentication failed" "$work/wrong.err"
+check "wrong key: agent says so" grep -q "authentication failed" "$work/agentA.log"
+check "wrong key: nothing recorded" test ! -e "$work/wrong.csv"
+
+# No agent listening there: a named error, not a hang.
+timeout 60 "$iomark" run --manager "127.0.0.1:1" --key-file "$work/key" --target "$work/data" --qd 1 --time 1 \
+  --results "" >/dev/null 2>"$work/none.err"
+status=$?
+check "unreachable agent: exit 3 naming the address" grep -q "127.0.0.1:1" "$work/none.err"
+
+echo "two_agents: $passed passed, $failed failed"
+((failed == 0))
