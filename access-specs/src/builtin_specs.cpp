@@ -163,4 +163,18 @@ const AccessSpec* find_builtin_spec(std::string_view name) {
   return nullptr;
 }
 
+Result<AccessSpec> spec_from_name_or_line(std::string_view name, std::string_view line) {
+  if (!line.empty()) {
+    auto parsed = parse_spec_line(line);
+    if (!parsed) return fail(Error(parsed.error()).in_field("spec line"));
+    AccessSpec spec{"custom " + format_spec_line(*parsed), DefaultAssignment::none, {*parsed}};
+    if (auto valid = validate(spec); !valid) return fail(Error(valid.error()).in_field("spec line"));
+    return spec;
+  }
+  if (const auto* spec = find_builtin_spec(name)) return *spec;
+  return fail(Error(ErrorCode::not_found, "no built-in access spec \"" + std::string(name) +
+                                              "\" (`iomark specs list` shows them)")
+                  .in_field("spec"));
+}
+
 }  // namespace iomark::access_specs

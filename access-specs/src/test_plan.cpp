@@ -316,6 +316,13 @@ std::optional<StepType> parse_step_type(std::string_view literal) noexcept {
   return parse_literal(kStepTypes, literal);
 }
 
+std::optional<DataPattern> parse_data_pattern(std::string_view name) noexcept {
+  if (name == "repeating") return DataPattern::repeating_bytes;
+  if (name == "pseudo-random") return DataPattern::pseudo_random;
+  if (name == "full-random") return DataPattern::full_random;
+  return std::nullopt;
+}
+
 std::string_view to_string(UpdateType type) noexcept {
   switch (type) {
     case UpdateType::whole_test: return "WHOLE_TEST";

@@ -29,30 +29,10 @@ int bad_input(const Error& error) {
 }
 
 Result<access_specs::AccessSpec> chosen_spec(const RunLocalOptions& options) {
-  if (!options.spec_line.empty()) {
-    auto line = access_specs::parse_spec_line(options.spec_line);
-    if (!line) return fail(Error(line.error()).in_field("--spec-line"));
-    access_specs::AccessSpec spec{"custom " + access_specs::format_spec_line(*line),
-                                  access_specs::DefaultAssignment::none, {*line}};
-    if (auto valid = access_specs::validate(spec); !valid) return fail(Error(valid.error()).in_field("--spec-line"));
-    return spec;
-  }
-  if (options.spec_name.empty()) {
+  if (options.spec_name.empty() && options.spec_line.empty()) {
     return fail(Error(ErrorCode::invalid_argument, "name an access spec with --spec NAME or --spec-line LINE"));
   }
-  const auto* spec = access_specs::find_builtin_spec(options.spec_name);
-  if (spec == nullptr) {
-    return fail(Error(ErrorCode::not_found, "no built-in access spec \"" + options.spec_name +
-                                                "\" (`iomark specs list` shows them)")
-                    .in_field("--spec"));
-  }
-  return *spec;
-}
-
-access_specs::DataPattern data_pattern_of(const std::string& name) {
-  if (name == "pseudo-random") return access_specs::DataPattern::pseudo_random;
-  if (name == "full-random") return access_specs::DataPattern::full_random;
-  return access_specs::DataPattern::repeating_bytes;
+  return access_specs::spec_from_name_or_line(options.spec_name, options.spec_line);
 }
 
 Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const access_specs::AccessSpec& spec) {
@@ -82,7 +62,7 @@ Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const
       }
     }
     worker.spec = spec;
-    worker.data_pattern = data_pattern_of(options.data_pattern);
+    worker.data_pattern = access_specs::parse_data_pattern(options.data_pattern).value_or(access_specs::DataPattern::repeating_bytes);
     worker.fixed_seed = options.seed;
     for (const auto& path : options.targets) {
       worker.targets.push_back({path, options.queue_depth, 0, 0, size->count(), std::nullopt});
@@ -90,12 +70,6 @@ Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const
     assignment.workers.push_back(std::move(worker));
   }
   return assignment;
-}
-
-std::string host_name() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
-  return name;
 }
 
 // Waits `seconds`, showing progress: a rewritten line on a terminal, a line every 10 s
@@ -195,7 +169,7 @@ int run_local(const RunLocalOptions& options) {
   (*session)->record_off();
   run.info.end_time = results::wall_clock_now();
   (*session)->stop();
-  run.managers.push_back((*session)->results(host_name()));
+  run.managers.push_back((*session)->results(agent::local_host_name()));
 
   for (const auto& note : (*session)->engine_notes()) std::cout << "engine " << note << '\n';
   std::cout << "spec \"" << spec->name << "\", " << options.workers << " worker(s) x " << options.targets.size()

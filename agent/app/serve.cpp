@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "iomark/agent/agent_service.hpp"
+#include "iomark/agent/host_stats.hpp"
 #include "iomark/transport/host_port.hpp"
 #include "iomark/transport/key_file.hpp"
 #include "iomark/transport/session_config.hpp"
@@ -24,11 +25,6 @@ constexpr int kExitBadInput = 3;
 int bad_input(const Error& error) {
   std::cerr << "iomark-agent: " << error.describe() << '\n';
   return kExitBadInput;
-}
-
-std::string host_name() {
-  char name[256] = {};
-  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("localhost");
 }
 
 // SIGINT and SIGTERM become a stop request: signals are blocked in every thread and taken
@@ -79,7 +75,7 @@ int serve(const ServeOptions& options) {
     if (!loaded) return bad_input(loaded.error());
     key = std::move(*loaded);
   }
-  const auto name = options.name.empty() ? host_name() : options.name;
+  const auto name = options.name.empty() ? agent::local_host_name() : options.name;
   const auto config =
       transport::make_session_config(protocol::Role::agent, "iomark " IOMARK_VERSION, name, options.own_address, std::move(key));
   agent::AgentService service({std::move(*policy), std::chrono::seconds(1), name});

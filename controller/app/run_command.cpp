@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/agent/agent_service.hpp"
+#include "iomark/agent/host_stats.hpp"
 #include "iomark/common/units.hpp"
 #include "iomark/controller/quick_series.hpp"
 #include "iomark/controller/series_runner.hpp"
@@ -59,29 +60,6 @@ std::stop_source* interrupt_target = nullptr;
 extern "C" void on_interrupt(int) {
   if (interrupt_target != nullptr) interrupt_target->request_stop();
   std::signal(SIGINT, SIG_DFL);
-}
-
-Result<access_specs::AccessSpec> chosen_spec(const RunOptions& options) {
-  if (!options.spec_line.empty()) {
-    auto line = access_specs::parse_spec_line(options.spec_line);
-    if (!line) return fail(Error(line.error()).in_field("--spec-line"));
-    access_specs::AccessSpec spec{"custom " + access_specs::format_spec_line(*line),
-                                  access_specs::DefaultAssignment::none, {*line}};
-    if (auto valid = access_specs::validate(spec); !valid) return fail(Error(valid.error()).in_field("--spec-line"));
-    return spec;
-  }
-  const auto name = options.spec_name.empty() ? std::string("Database") : options.spec_name;
-  const auto* spec = access_specs::find_builtin_spec(name);
-  if (spec == nullptr) {
-    return fail(Error(ErrorCode::not_found, "no built-in access spec \"" + name + "\" (see `iomark specs list`)")
-                    .in_field("--spec"));
-  }
-  return *spec;
-}
-
-std::string host_name() {
-  char name[256] = {};
-  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("localhost");
 }
 
 // The console: a rewritten status line on a terminal, plain lines otherwise.
@@ -181,7 +159,7 @@ class Managers {
       key = std::move(*loaded);
     }
     const auto config = transport::make_session_config(protocol::Role::controller, "iomark " IOMARK_VERSION,
-                                                       host_name(), "", std::move(key));
+                                                       agent::local_host_name(), "", std::move(key));
     for (const auto& manager : options.managers) {
       auto address = transport::parse_host_port(manager, transport::kDefaultPort);
       if (!address) return fail(Error(address.error()).in_field("--manager"));
@@ -235,7 +213,7 @@ class Managers {
   Result<void> start_embedded(const RunOptions& options) {
     auto policy = targets::SafetyPolicy::create(options.targets, targets::Destructive::refuse);
     if (!policy) return fail(policy.error());
-    const auto name = host_name();
+    const auto name = agent::local_host_name();
     auto pair = transport::make_in_memory_pair(
         protocol::make_hello(protocol::Role::agent, "iomark " IOMARK_VERSION, name, "", protocol::AuthMode::none),
         protocol::make_hello(protocol::Role::controller, "iomark " IOMARK_VERSION, name, "", protocol::AuthMode::none));
@@ -253,14 +231,10 @@ class Managers {
   std::jthread embedded_thread_;  // joined first on destruction, after links_ closed the link
 };
 
-access_specs::DataPattern data_pattern_of(const std::string& name) {
-  if (name == "pseudo-random") return access_specs::DataPattern::pseudo_random;
-  if (name == "full-random") return access_specs::DataPattern::full_random;
-  return access_specs::DataPattern::repeating_bytes;
-}
-
 int run(const RunOptions& options) {
-  auto spec = chosen_spec(options);
+  // Database unless asked otherwise: the pattern storage engineers start with.
+  auto spec = access_specs::spec_from_name_or_line(options.spec_name.empty() ? "Database" : options.spec_name,
+                                                   options.spec_line);
   if (!spec) return report(spec.error());
   auto depths = controller::parse_queue_depths(options.queue_depths);
   if (!depths) return report(depths.error());
@@ -271,7 +245,7 @@ int run(const RunOptions& options) {
   if (auto connected = managers.connect(options); !connected) return report(connected.error());
   controller::QuickSeriesOptions quick{options.targets, *spec, *depths, options.workers, options.ramp_s,
                                        options.time_s, options.engine, options.buffered, size->count(),
-                                       data_pattern_of(options.data_pattern), options.seed,
+                                       access_specs::parse_data_pattern(options.data_pattern).value_or(access_specs::DataPattern::repeating_bytes), options.seed,
                                        options.description.empty() ? "iomark run" : options.description};
   auto series = controller::quick_series(quick, managers.links());
   if (!series) return report(series.error());

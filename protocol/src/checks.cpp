@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "iomark/common/utf8.hpp"
 #include "iomark/protocol/messages.hpp"
 
 namespace iomark::protocol::detail {
@@ -17,43 +18,6 @@ bool has_control_character(std::string_view value) noexcept {
     const auto byte = static_cast<unsigned char>(c);
     return byte < 0x20 || byte == 0x7f;
   });
-}
-
-// RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
-bool is_utf8(std::string_view text) noexcept {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    if (lead < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t length = 0;
-    unsigned char low = 0x80;
-    unsigned char high = 0xbf;  // allowed range of the second byte
-    if (lead >= 0xc2 && lead <= 0xdf) {
-      length = 2;
-    } else if (lead >= 0xe0 && lead <= 0xef) {
-      length = 3;
-      if (lead == 0xe0) low = 0xa0;
-      if (lead == 0xed) high = 0x9f;
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      length = 4;
-      if (lead == 0xf0) low = 0x90;
-      if (lead == 0xf4) high = 0x8f;
-    } else {
-      return false;
-    }
-    if (text.size() - i < length) return false;
-    const auto second = static_cast<unsigned char>(text[i + 1]);
-    if (second < low || second > high) return false;
-    for (std::size_t k = 2; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if (next < 0x80 || next > 0xbf) return false;
-    }
-    i += length;
-  }
-  return true;
 }
 
 std::string too_long(std::size_t size, std::size_t max) {

@@ -23,22 +23,28 @@ check() {  # check NAME CONDITION...
 head -c 48 /dev/urandom | base64 >"$work/key" && chmod 600 "$work/key"
 mkdir "$work/data"
 
-start_agent() {  # start_agent NAME -> prints the port it listens on
+# Starts an agent in this shell (not a subshell, so its PID is recorded for cleanup) and
+# sets port_of_<name> to the port it listens on.
+start_agent() {
   local name=$1
   "$agent" --listen 127.0.0.1:0 -n "$name" --key-file "$work/key" --allow "$work/data" >"$work/$name.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 100); do
     local port
     port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$name.log")
-    if [[ -n $port ]]; then echo "$port"; return 0; fi
+    if [[ -n $port ]]; then
+      printf -v "port_of_$name" '%s' "$port"
+      return 0
+    fi
     sleep 0.1
   done
   echo "agent $name did not start: $(cat "$work/$name.log")" >&2
   return 1
 }
 
-port_a=$(start_agent agentA) || exit 1
-port_b=$(start_agent agentB) || exit 1
+start_agent agentA || exit 1
+start_agent agentB || exit 1
+port_a=$port_of_agentA port_b=$port_of_agentB
 
 timeout 120 "$iomark" run --manager "127.0.0.1:$port_a" --manager "127.0.0.1:$port_b" --key-file "$work/key" \
   --target "$work/data" --spec "4K random read" --qd 1,2,4 --time 2 --ramp 1 --size 16M \
@@ -86,5 +92,7 @@ timeout 60 "$iomark" run --manager "127.0.0.1:1" --key-file "$work/key" --target
 status=$?
 check "unreachable agent: exit 3 naming the address" grep -q "127.0.0.1:1" "$work/none.err"
 
+cleanup_pids=("${pids[@]}")
+check "both agents still running before cleanup" test "$(kill -0 "${cleanup_pids[@]}" 2>/dev/null && echo yes)" = yes
 echo "two_agents: $passed passed, $failed failed"
 ((failed == 0))

@@ -23,11 +23,6 @@ constexpr std::chrono::milliseconds kIdlePoll{200};
 constexpr std::chrono::milliseconds kProgressEvery{500};
 constexpr std::uint32_t kPrepareSector = 512;
 
-std::string default_manager_name() {
-  char name[256] = {};
-  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("localhost");
-}
-
 Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) {
   RunAssignment run;
   if (!assignment.engine.empty()) {
@@ -256,7 +251,7 @@ class Session {
   }
 
   [[nodiscard]] std::string manager_name() const {
-    return options_.manager_name.empty() ? default_manager_name() : options_.manager_name;
+    return options_.manager_name.empty() ? local_host_name() : options_.manager_name;
   }
 
   const AgentServiceOptions& options_;

@@ -14,7 +14,9 @@
 #include <unordered_map>
 #include <utility>
 
+#include "iomark/agent/host_stats.hpp"
 #include "iomark/agent/run_session.hpp"
+#include "iomark/common/utf8.hpp"
 #include "iomark/engine/engine_kind.hpp"
 #include "iomark/targets/target.hpp"
 
@@ -54,38 +56,6 @@ std::optional<Number> parse_number(std::string_view text) noexcept {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return value;
-}
-
-// The length of the valid UTF-8 sequence (RFC 3629: no overlong forms, no surrogates,
-// nothing above U+10FFFF) starting at text[i], or 0 if there is none. Mirrors the check
-// protocol::decode() applies.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) noexcept {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  if (lead < 0x80) return 1;
-  std::size_t length = 0;
-  unsigned char low = 0x80;
-  unsigned char high = 0xbf;
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    length = 2;
-  } else if (lead >= 0xe0 && lead <= 0xef) {
-    length = 3;
-    if (lead == 0xe0) low = 0xa0;
-    if (lead == 0xed) high = 0x9f;
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    length = 4;
-    if (lead == 0xf0) low = 0x90;
-    if (lead == 0xf4) high = 0x8f;
-  } else {
-    return 0;
-  }
-  if (text.size() - i < length) return 0;
-  const auto second = static_cast<unsigned char>(text[i + 1]);
-  if (second < low || second > high) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    const auto next = static_cast<unsigned char>(text[i + k]);
-    if (next < 0x80 || next > 0xbf) return 0;
-  }
-  return length;
 }
 
 bool is_control(char c) noexcept {
@@ -147,12 +117,6 @@ bool has_option(std::string_view options, std::string_view option) noexcept {
     options.remove_prefix(comma + 1);
   }
   return false;
-}
-
-std::string host_name() {
-  std::array<char, 256> buffer{};
-  if (::gethostname(buffer.data(), buffer.size() - 1) != 0) return {};
-  return std::string(buffer.data());
 }
 
 std::size_t estimated_bytes(const protocol::BlockDevice& device) noexcept {
@@ -409,7 +373,7 @@ protocol::Inventory collect_inventory(const targets::SafetyPolicy& policy,
                                       std::span<const engine::EngineProbe> probes) {
   protocol::Inventory inventory;
   const results::HostFacts facts = host_facts(std::string());
-  inventory.host_name = host_name();
+  inventory.host_name = local_host_name();
   inventory.cpu_count = facts.cpu_count;
   inventory.os_name = facts.os_name;
   inventory.kernel_release = facts.kernel_release;

@@ -51,3 +51,29 @@ TEST(Throughput, DecimalAndBinaryMegabytes) {
 
 }  // namespace
 }  // namespace iomark
+
+#include "iomark/common/utf8.hpp"
+
+namespace iomark {
+namespace {
+
+TEST(Utf8, AcceptsWellFormedText) {
+  EXPECT_TRUE(is_utf8("plain ASCII"));
+  EXPECT_TRUE(is_utf8("Gr\xC3\xBC\xC3\x9F" "e"));      // Grüße
+  EXPECT_TRUE(is_utf8("\xE2\x82\xAC"));                // €
+  EXPECT_TRUE(is_utf8("\xF0\x9F\x92\xBE"));            // U+1F4BE
+  EXPECT_EQ(utf8_sequence_length("\xE2\x82\xAC", 0), 3U);
+}
+
+TEST(Utf8, RejectsWhatRfc3629Forbids) {
+  EXPECT_FALSE(is_utf8("\xC0\xAF"));          // overlong '/'
+  EXPECT_FALSE(is_utf8("\xE0\x80\xAF"));      // overlong, 3 bytes
+  EXPECT_FALSE(is_utf8("\xED\xA0\x80"));      // surrogate U+D800
+  EXPECT_FALSE(is_utf8("\xF4\x90\x80\x80"));  // above U+10FFFF
+  EXPECT_FALSE(is_utf8("\xE2\x82"));          // truncated
+  EXPECT_FALSE(is_utf8("\x80"));              // a lone continuation byte
+  EXPECT_EQ(utf8_sequence_length("\xFF", 0), 0U);
+}
+
+}  // namespace
+}  // namespace iomark

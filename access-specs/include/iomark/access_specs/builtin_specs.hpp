@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "iomark/access_specs/access_spec.hpp"
+#include "iomark/common/result.hpp"
 
 namespace iomark::access_specs {
 
@@ -48,5 +49,10 @@ struct SpecAlias {
 // IOmeter's spec without lines: a worker assigned it does nothing in that run. It is not a
 // spec of either list, never written to an ICF file, and no plan spec may take its name.
 inline constexpr std::string_view kIdleSpecName = "Idle";
+
+// The spec a command line asks for: one spec line ("8192,100,67,100,0,1,0,0", named
+// "custom <line>") when `line` is not empty, else the built-in named `name`. Errors name
+// the field ("spec line" or "spec") and say why.
+[[nodiscard]] Result<AccessSpec> spec_from_name_or_line(std::string_view name, std::string_view line);
 
 }  // namespace iomark::access_specs

@@ -176,6 +176,8 @@ struct TestPlan {
 [[nodiscard]] std::optional<TestType> parse_test_type(std::string_view literal) noexcept;
 [[nodiscard]] std::optional<RecordResults> parse_record_results(std::string_view literal) noexcept;
 [[nodiscard]] std::optional<StepType> parse_step_type(std::string_view literal) noexcept;
+// The command lines' names of data patterns: "repeating", "pseudo-random", "full-random".
+[[nodiscard]] std::optional<DataPattern> parse_data_pattern(std::string_view name) noexcept;
 // WHOLE_TEST, LAST_UPDATE.
 [[nodiscard]] std::string_view to_string(UpdateType type) noexcept;
 [[nodiscard]] std::optional<UpdateType> parse_update_type(std::string_view literal) noexcept;
