@@ -21,7 +21,8 @@
 // closes, goes silent or breaks the protocol, receive() first returns what had arrived, then
 // the error; after a local close() it fails at once. Closing hands the frames already queued
 // (and a final ErrorReport, if any) to the peer for at most SessionConfig::close_linger;
-// destroying a Connection closes it and waits for that.
+// destroying a Connection closes it and waits for that. To let go of many connections whose
+// peers may be unresponsive, close() them all first: their lingers then overlap.
 #pragma once
 
 #include <cstdint>
