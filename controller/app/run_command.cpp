@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -13,7 +14,9 @@
 #include "iomark/agent/agent_service.hpp"
 #include "iomark/agent/host_stats.hpp"
 #include "iomark/common/units.hpp"
+#include "iomark/controller/plan_series.hpp"
 #include "iomark/controller/quick_series.hpp"
+#include "iomark/icf/icf.hpp"
 #include "iomark/controller/series_runner.hpp"
 #include "iomark/controller/text_table.hpp"
 #include "iomark/protocol/handshake.hpp"
@@ -32,13 +35,15 @@ using controller::format_fixed;
 using controller::TextTable;
 
 struct RunOptions {
+  std::string plan_file;  // PLAN.icf; empty = the quick series from the flags
+  std::vector<std::string> manager_map;
   std::vector<std::string> targets;
   std::string spec_name;
   std::string spec_line;
   std::string queue_depths{"1"};
   std::uint32_t workers{1};
-  std::uint32_t ramp_s{0};
-  std::uint32_t time_s{10};
+  std::optional<std::uint32_t> ramp_s;  // default: the plan's, or 0
+  std::optional<std::uint32_t> time_s;  // default: the plan's, or 10
   std::string engine;
   std::string size{"1G"};
   std::string data_pattern{"repeating"};
@@ -149,8 +154,10 @@ class Managers {
     embedded_stop_.request_stop();
   }
 
+  void allow(std::vector<std::string> paths) { allowed_paths_ = std::move(paths); }
+
   Result<void> connect(const RunOptions& options) {
-    if (options.managers.empty() && options.listen.empty()) return start_embedded(options);
+    if (options.managers.empty() && options.listen.empty()) return start_embedded();
     std::optional<protocol::AuthKey> key;
     if (!options.insecure) {
       auto loaded = transport::load_key(options.key_file.empty() ? std::nullopt
@@ -209,9 +216,10 @@ class Managers {
     return {};
   }
 
-  // The embedded agent may touch the targets named on this command line, nothing else.
-  Result<void> start_embedded(const RunOptions& options) {
-    auto policy = targets::SafetyPolicy::create(options.targets, targets::Destructive::refuse);
+  // The embedded agent may touch the targets named on this command line or in the plan,
+  // nothing else (test files it makes need no permission).
+  Result<void> start_embedded() {
+    auto policy = targets::SafetyPolicy::create(allowed_paths_, targets::Destructive::refuse);
     if (!policy) return fail(policy.error());
     const auto name = agent::local_host_name();
     auto pair = transport::make_in_memory_pair(
@@ -225,29 +233,84 @@ class Managers {
     return add(std::move(pair->controller_end));
   }
 
+  std::vector<std::string> allowed_paths_;
   std::stop_source embedded_stop_;
   std::unique_ptr<agent::AgentService> embedded_service_;
   std::vector<std::unique_ptr<controller::ManagerLink>> links_;
   std::jthread embedded_thread_;  // joined first on destruction, after links_ closed the link
 };
 
+// The absolute paths a plan names that exist here: what the embedded agent may use.
+std::vector<std::string> existing_plan_paths(const access_specs::TestPlan& plan) {
+  std::vector<std::string> paths;
+  for (const auto& manager : plan.managers.value_or(std::vector<access_specs::Manager>{})) {
+    for (const auto& worker : manager.workers) {
+      for (const auto& target : worker.targets.value_or(std::vector<access_specs::Target>{})) {
+        std::error_code error;
+        if (target.name.starts_with('/') && std::filesystem::exists(target.name, error)) paths.push_back(target.name);
+      }
+    }
+  }
+  return paths;
+}
+
+Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const access_specs::TestPlan& plan,
+                                                const std::vector<controller::ManagerLink*>& links,
+                                                std::uint64_t test_file_bytes) {
+  controller::PlanSeriesOptions plan_options;
+  for (const auto& text : options.manager_map) {
+    auto pair = controller::parse_manager_map(text);
+    if (!pair) return fail(pair.error());
+    plan_options.manager_map.push_back(std::move(*pair));
+  }
+  plan_options.default_test_file_bytes = test_file_bytes;
+  plan_options.run_time_s = options.time_s;
+  plan_options.ramp_up_s = options.ramp_s;
+  plan_options.engine = options.engine;
+  plan_options.buffered = options.buffered;
+  auto planned = controller::plan_series(plan, links, plan_options);
+  if (!planned) return fail(Error(planned.error()).at({options.plan_file, 0}));
+  for (const auto& note : planned->notes) std::cerr << "note: " << note << '\n';
+  return std::move(planned->series);
+}
+
 int run(const RunOptions& options) {
-  // Database unless asked otherwise: the pattern storage engineers start with.
-  auto spec = access_specs::spec_from_name_or_line(options.spec_name.empty() ? "Database" : options.spec_name,
-                                                   options.spec_line);
-  if (!spec) return report(spec.error());
-  auto depths = controller::parse_queue_depths(options.queue_depths);
-  if (!depths) return report(depths.error());
   const auto size = parse_size(options.size);
   if (!size) return report(Error(ErrorCode::invalid_argument, "not a size: \"" + options.size + "\"").in_field("--size"));
+  std::optional<access_specs::TestPlan> plan;
+  if (!options.plan_file.empty()) {
+    auto text = read_text_file(options.plan_file);
+    if (!text) return report(text.error());
+    auto imported = icf::read_icf(*text, options.plan_file);
+    if (!imported) return report(imported.error());
+    for (const auto& warning : imported->warnings) {
+      std::cerr << options.plan_file << ':' << warning.line << ": warning: " << warning.message << '\n';
+    }
+    plan = std::move(imported->plan);
+  } else if (options.targets.empty()) {
+    return report(Error(ErrorCode::invalid_argument, "name a plan file or at least one --target"));
+  }
 
   Managers managers;
+  managers.allow(plan ? existing_plan_paths(*plan) : options.targets);
   if (auto connected = managers.connect(options); !connected) return report(connected.error());
-  controller::QuickSeriesOptions quick{options.targets, *spec, *depths, options.workers, options.ramp_s,
-                                       options.time_s, options.engine, options.buffered, size->count(),
-                                       access_specs::parse_data_pattern(options.data_pattern).value_or(access_specs::DataPattern::repeating_bytes), options.seed,
-                                       options.description.empty() ? "iomark run" : options.description};
-  auto series = controller::quick_series(quick, managers.links());
+  Result<controller::SeriesPlan> series = fail(ErrorCode::internal, "no series");
+  if (plan) {
+    series = plan_file_series(options, *plan, managers.links(), size->count());
+  } else {
+    // Database unless asked otherwise: the pattern storage engineers start with.
+    auto spec = access_specs::spec_from_name_or_line(options.spec_name.empty() ? "Database" : options.spec_name,
+                                                     options.spec_line);
+    if (!spec) return report(spec.error());
+    auto depths = controller::parse_queue_depths(options.queue_depths);
+    if (!depths) return report(depths.error());
+    controller::QuickSeriesOptions quick{options.targets, *spec, *depths, options.workers, options.ramp_s.value_or(0),
+                                         options.time_s.value_or(10), options.engine, options.buffered, size->count(),
+                                         access_specs::parse_data_pattern(options.data_pattern)
+                                             .value_or(access_specs::DataPattern::repeating_bytes),
+                                         options.seed, options.description.empty() ? "iomark run" : options.description};
+    series = controller::quick_series(quick, managers.links());
+  }
   if (!series) return report(series.error());
 
   std::stop_source stop;
@@ -275,8 +338,11 @@ int run(const RunOptions& options) {
 void add_run_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<RunOptions>();  // lives as long as the callback reading it
   auto* command = app.add_subcommand("run", "Run a test series (embedded agent unless --manager/--listen)");
-  command->add_option("--target", options->targets, "Device, file or directory (iobw.tst) on every manager")
-      ->required();
+  command->footer("With PLAN.icf the plan's setup, specs, workers and targets are used; the quick flags\n"
+                  "(--target, --spec, --qd, --workers, --data-pattern, --seed) apply without one.");
+  command->add_option("PLAN", options->plan_file, "An IOmeter .icf plan (otherwise the flags below make one)");
+  command->add_option("--map", options->manager_map, "Run the plan's manager OLD on the connected manager NEW");
+  command->add_option("--target", options->targets, "Device, file or directory (iobw.tst) on every manager");
   auto* spec = command->add_option("--spec", options->spec_name, "Built-in access spec (default Database)");
   auto* line = command->add_option("--spec-line", options->spec_line,
                                    "One spec line: size,%size,%read,%random,delay,burst,align,reply");
@@ -287,7 +353,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_option("--ramp", options->ramp_s, "Ramp-up seconds per run");
   command->add_option("--time", options->time_s, "Recorded seconds per run")->check(CLI::Range(1, 31'536'000));
   command->add_option("--engine", options->engine, "io_uring, libaio, threadpool, sync or null (default: probe)");
-  command->add_option("--size", options->size, "Size of iobw.tst made in a directory target");
+  command->add_option("--size", options->size,
+                      "Size of iobw.tst made in a directory target (plans: where Maximum Disk Size is 0)");
   command->add_option("--data-pattern", options->data_pattern, "repeating, pseudo-random or full-random")
       ->check(CLI::IsMember({"repeating", "pseudo-random", "full-random"}));
   command->add_option("--seed", options->seed, "Fixed seed: the same offsets every run");

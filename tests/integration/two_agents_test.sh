@@ -76,6 +76,40 @@ check "the series ends with 'End Test" test "$(tail -n1 "$csv")" = "'End Test"
 check "JSON results written" grep -q '"format": "iomark-results"' "$work/results.json"
 check "the CSV reads back" "$iomark" results show "$csv" >/dev/null
 
+# The same over an IOmeter .icf plan: two managers paired by name, QD cycling 1..4.
+plan=$work/plan.icf
+{
+  printf 'Version 1.1.0 \n'
+  printf "'TEST SETUP ====================================================================\n"
+  printf "'Test Description\n\ttwo agents from a plan\n'Run Time\n'\thours      minutes    seconds\n\t0          0          2\n"
+  printf "'Ramp Up Time (s)\n\t0\n'Default Disk Workers to Spawn\n\t1\n'Default Network Workers to Spawn\n\t0\n"
+  printf "'Record Results\n\tALL\n'Worker Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n"
+  printf "'Disk Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n"
+  printf "'Queue Depth Cycling\n'\tstart      end        step       step type\n\t1          4          2          EXPONENTIAL\n"
+  printf "'Test Type\n\tCYCLE_OUTSTANDING_IOS\n'END test setup\n"
+  printf "'MANAGER LIST ==================================================================\n"
+  for m in agentB agentA; do
+    printf "'Manager ID, manager name\n\t1,%s\n'Manager network address\n\t\n" "$m"
+    printf "'Worker\n\tWorker 1\n'Worker type\n\tDISK\n'Default target settings for worker\n"
+    printf "'Number of outstanding IOs,test connection rate,transactions per connection,use fixed seed,fixed seed value\n\t1,DISABLED,1,ENABLED,42\n"
+    printf "'Disk maximum size,starting sector,Data pattern\n\t2048,0,0\n'End default target settings for worker\n"
+    printf "'Assigned access specs\n\t4K random read\n'End assigned access specs\n"
+    printf "'Target assignments\n'Target\n\t%s\n'Target type\n\tDISK\n'End target\n'End target assignments\n'End worker\n'End manager\n" "$work/data"
+  done
+  printf "'END manager list\nVersion 1.1.0 \n"
+} >"$plan"
+timeout 120 "$iomark" run "$plan" --manager "127.0.0.1:$port_a" --manager "127.0.0.1:$port_b" --key-file "$work/key" \
+  --results "$work/plan.csv" >"$work/plan.out" 2>"$work/plan.err"
+status=$?
+check "plan run exits 0 (got $status: $(tail -2 "$work/plan.err"))" test "$status" -eq 0
+pcsv=$work/plan.csv
+check "plan: description from the .icf" test "$(sed -n 2p "$pcsv")" = "6,two agents from a plan"
+check "plan: three runs, QD 1,2,4" test "$(awk -F, '$1 == "ALL" {print $48}' "$pcsv" | tr '\n' ,)" = "1,2,4,"
+check "plan: MANAGER rows in the plan's order (agentB first)" \
+  test "$(awk -F, '$1 == "MANAGER" {print $2}' "$pcsv" | head -2 | tr '\n' ,)" = "agentB,agentA,"
+check "plan: maximum size column from the plan" test "$(awk -F, '$1 == "ALL" {print $47}' "$pcsv" | sort -u)" = 2048
+check "plan: no errors" test "$(awk -F, '$1 == "ALL" {print $28}' "$pcsv" | sort -u)" = 0
+
 # A wrong key: refused on both sides, and no run.
 head -c 48 /dev/urandom | base64 >"$work/wrong" && chmod 600 "$work/wrong"
 timeout 60 "$iomark" run --manager "127.0.0.1:$port_a" --key-file "$work/wrong" --target "$work/data" --qd 1 \

@@ -1,0 +1,254 @@
+#include "iomark/controller/plan_series.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <set>
+
+#include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/controller/plan_expansion.hpp"
+
+namespace iomark::controller {
+
+namespace {
+
+using access_specs::Manager;
+using access_specs::TestPlan;
+using access_specs::Worker;
+
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+Result<std::vector<std::size_t>> map_managers(const std::vector<Manager>& planned,
+                                              const std::vector<ManagerLink*>& links,
+                                              const PlanSeriesOptions& options, std::vector<std::string>& notes) {
+  std::vector<std::optional<std::size_t>> chosen(planned.size());
+  std::vector<bool> used(links.size(), false);
+  auto live_named = [&](std::string_view name) -> std::optional<std::size_t> {
+    for (std::size_t l = 0; l < links.size(); ++l) {
+      if (!used[l] && same_name(links[l]->name(), name)) return l;
+    }
+    return std::nullopt;
+  };
+  for (const auto& [from, to] : options.manager_map) {
+    const auto plan_index = std::find_if(planned.begin(), planned.end(),
+                                         [&](const Manager& m) { return same_name(m.name, from); });
+    if (plan_index == planned.end()) {
+      return fail(Error(ErrorCode::not_found, "the plan has no manager '" + from + "'").in_field("--map"));
+    }
+    const auto live = live_named(to);
+    if (!live) return fail(Error(ErrorCode::not_found, "no connected manager '" + to + "'").in_field("--map"));
+    chosen[static_cast<std::size_t>(plan_index - planned.begin())] = *live;
+    used[*live] = true;
+  }
+  for (std::size_t p = 0; p < planned.size(); ++p) {
+    if (chosen[p]) continue;
+    if (const auto live = live_named(planned[p].name)) {
+      chosen[p] = *live;
+      used[*live] = true;
+    }
+  }
+  for (std::size_t p = 0; p < planned.size(); ++p) {
+    if (chosen[p]) continue;
+    const auto free = std::find(used.begin(), used.end(), false);
+    if (free == used.end()) {
+      return fail(ErrorCode::not_found, "the plan's manager '" + planned[p].name + "' has no connected manager to run on (" +
+                                            std::to_string(links.size()) + " connected; pair them with --map OLD=NEW)");
+    }
+    const auto live = static_cast<std::size_t>(free - used.begin());
+    chosen[p] = live;
+    used[live] = true;
+    notes.push_back("the plan's manager '" + planned[p].name + "' runs on '" + links[live]->name() +
+                    "' (by order; --map " + planned[p].name + "=NAME chooses another)");
+  }
+  std::vector<std::size_t> mapping;
+  for (const auto& live : chosen) mapping.push_back(*live);
+  return mapping;
+}
+
+// The path a plan's target names on its manager (see the header).
+Result<std::string> resolve_target(const access_specs::Target& target, const protocol::Inventory& inventory) {
+  const auto& name = target.name;
+  if (target.type != access_specs::WorkerType::disk) {
+    return fail(ErrorCode::unsupported, "network targets are not run by this version");
+  }
+  if (name.find("[*") != std::string::npos) {
+    return fail(ErrorCode::invalid_argument, "'" + name + "' is a template placeholder: put a real target there");
+  }
+  const auto bracket = name.rfind(" [");
+  if (bracket != std::string::npos && name.back() == ']') {
+    const auto mount = name.substr(0, bracket);
+    for (const auto& fs : inventory.file_systems) {
+      if (fs.mount_point == mount) return mount;
+    }
+  }
+  if (!name.empty() && name.front() == '/') return name;
+  for (const auto& device : inventory.block_devices) {
+    if (device.path == "/dev/" + name) return device.path;
+  }
+  return fail(ErrorCode::not_found, "'" + name + "' is neither a path nor a device or mount point this manager has");
+}
+
+// Bytes per "sector" of a test file under `path`: the block size of the file system whose
+// mount point holds it, as the agent's targets use.
+std::uint64_t block_bytes_for(const std::string& path, const protocol::Inventory& inventory) {
+  std::size_t best_length = 0;
+  std::uint64_t bytes = 4096;
+  for (const auto& fs : inventory.file_systems) {
+    const auto& mount = fs.mount_point;
+    const bool holds = path == mount || (path.starts_with(mount) && (mount == "/" || path[mount.size()] == '/'));
+    if (holds && mount.size() >= best_length) {
+      best_length = mount.size();
+      bytes = fs.block_bytes;
+    }
+  }
+  return bytes;
+}
+
+const access_specs::AccessSpec* spec_named(const TestPlan& plan, std::string_view name) {
+  if (plan.access_specs) {
+    if (const auto* spec = access_specs::find_spec(*plan.access_specs, name)) return spec;
+  }
+  return access_specs::find_builtin_spec(name);
+}
+
+bool cycles_queue_depth(access_specs::TestType type) {
+  return type == access_specs::TestType::cycle_outstanding_ios ||
+         type == access_specs::TestType::cycle_outstanding_ios_and_targets;
+}
+
+std::uint64_t fresh_seed(std::uint64_t salt) {
+  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) *
+             0x9E3779B97F4A7C15ULL +
+         salt;
+}
+
+}  // namespace
+
+Result<std::pair<std::string, std::string>> parse_manager_map(std::string_view text) {
+  const auto equals = text.find('=');
+  if (equals == std::string_view::npos || equals == 0 || equals + 1 == text.size()) {
+    return fail(Error(ErrorCode::invalid_argument, "\"" + std::string(text) + "\" is not OLD=NEW").in_field("--map"));
+  }
+  return std::pair{std::string(text.substr(0, equals)), std::string(text.substr(equals + 1))};
+}
+
+Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLink*>& links,
+                               const PlanSeriesOptions& options) {
+  if (!plan.managers || plan.managers->empty()) {
+    return fail(ErrorCode::invalid_argument, "the plan has no MANAGER LIST: nothing says which targets to drive");
+  }
+  if (auto valid = access_specs::validate(plan); !valid) return fail(valid.error());
+  const auto setup = plan.setup.value_or(access_specs::TestSetup{});
+  PlanSeries result;
+  auto mapping = map_managers(*plan.managers, links, options, result.notes);
+  if (!mapping) return fail(mapping.error());
+  auto runs = expand_series(plan);
+  if (!runs) return fail(runs.error());
+
+  // Every target resolved, and its test file planned, before anything starts.
+  std::vector<std::vector<std::vector<std::string>>> paths;  // [manager][worker][target]
+  for (std::size_t m = 0; m < plan.managers->size(); ++m) {
+    const auto& manager = (*plan.managers)[m];
+    const auto& link = *links[(*mapping)[m]];
+    auto& worker_paths = paths.emplace_back();
+    for (const auto& worker : manager.workers) {
+      auto& target_paths = worker_paths.emplace_back();
+      for (const auto& target : worker.targets.value_or(std::vector<access_specs::Target>{})) {
+        auto path = resolve_target(target, link.inventory());
+        if (!path) {
+          return fail(Error(path.error().code(), "manager '" + link.name() + "', worker '" + worker.name +
+                                                     "', target '" + target.name + "': " + path.error().message()));
+        }
+        target_paths.push_back(*path);
+      }
+    }
+  }
+
+  SeriesPlan& series = result.series;
+  series.info = {setup.test_type, setup.description, results::wall_clock_now(), setup.record_results, IOMARK_VERSION};
+  series.plan = plan;
+  series.ramp_up_s = options.ramp_up_s.value_or(setup.ramp_up_s);
+  series.run_time_s = options.run_time_s.value_or(setup.run_time_s);
+  if (series.run_time_s == 0) {
+    return fail(Error(ErrorCode::invalid_argument, "the plan's Run Time is 0 (run until stopped): give --time SECONDS")
+                    .in_field("Run Time"));
+  }
+  std::set<std::pair<std::size_t, std::string>> prepared;  // (live manager, path)
+  std::uint64_t salt = 0;
+  for (const auto& expanded : *runs) {
+    if (expanded.idle()) {
+      result.notes.push_back("run " + std::to_string(expanded.index + 1) + " (k=" +
+                             std::to_string(expanded.access_index) + ") is idle in IOmeter: skipped");
+      continue;
+    }
+    RunPlan run;
+    // The runner prints "run i/N" itself; keep what describe_run says after it.
+    const auto described = describe_run(expanded, runs->size());
+    run.label = described.substr(std::min(described.size(), described.find(": ") + 2));
+    run.info.access_index = static_cast<std::uint32_t>(expanded.access_index);
+    run.info.cycling_step = static_cast<std::uint32_t>(expanded.cycling_step);
+    run.info.test_type = setup.test_type;
+    run.info.description = setup.description;
+    for (std::size_t m = 0; m < expanded.managers.size(); ++m) {
+      const auto& in_run = expanded.managers[m];
+      if (!in_run.active()) continue;
+      const auto live = (*mapping)[m];
+      const auto& link = *links[live];
+      ManagerRun manager_run;
+      manager_run.manager = live;
+      manager_run.assignment.engine = options.engine;
+      manager_run.assignment.buffered = options.buffered;
+      for (std::size_t w = 0; w < in_run.workers.size(); ++w) {
+        const auto& worker_in_run = in_run.workers[w];
+        if (!worker_in_run.active()) continue;
+        const Worker& worker = (*plan.managers)[m].workers[w];
+        const auto* spec = spec_named(plan, worker_in_run.spec);
+        if (spec == nullptr) return fail(ErrorCode::not_found, "no access spec '" + worker_in_run.spec + "'");
+        if (std::none_of(run.info.specs.begin(), run.info.specs.end(),
+                         [&](const access_specs::AccessSpec& s) { return s.name == spec->name; })) {
+          run.info.specs.push_back(*spec);
+        }
+        protocol::WorkerAssignment assigned;
+        assigned.name = worker.name;
+        assigned.cpu = static_cast<std::uint32_t>(w % std::max<std::uint32_t>(link.inventory().cpu_count, 1));
+        assigned.spec = *spec;
+        for (const auto& active : worker_in_run.targets) {
+          const auto& path = paths[m][w][active.target];
+          protocol::TargetAssignment target;
+          target.path = path;
+          target.outstanding_ios = active.outstanding_ios;
+          target.maximum_size_sectors = worker.maximum_disk_size_sectors;
+          target.starting_sector = worker.starting_sector;
+          target.data_pattern = worker.data_pattern;
+          target.seed = worker.use_fixed_seed ? worker.fixed_seed : fresh_seed(++salt);
+          target.test_connection_rate = worker.test_connection_rate;
+          target.transactions_per_connection = worker.transactions_per_connection;
+          if (!run.info.queue_depth && cycles_queue_depth(setup.test_type)) run.info.queue_depth = active.outstanding_ios;
+          assigned.targets.push_back(target);
+          // A directory gets its iobw.tst before the first run that uses it; the agent
+          // leaves devices and existing files alone.
+          if (prepared.insert({live, path}).second) {
+            std::uint64_t bytes = options.default_test_file_bytes;
+            if (worker.maximum_disk_size_sectors != 0) {
+              bytes = (worker.starting_sector + worker.maximum_disk_size_sectors) * block_bytes_for(path, link.inventory());
+            } else {
+              result.notes.push_back("worker '" + worker.name + "' on '" + link.name() + "' has Maximum Disk Size 0: a test file made in " +
+                                     path + " gets " + std::to_string(bytes >> 20) + " MiB (--size), not the whole file system");
+            }
+            manager_run.prepare.push_back({path, bytes, worker.data_pattern, target.seed});
+          }
+        }
+        manager_run.assignment.workers.push_back(std::move(assigned));
+      }
+      run.managers.push_back(std::move(manager_run));
+    }
+    series.runs.push_back(std::move(run));
+  }
+  return result;
+}
+
+}  // namespace iomark::controller
