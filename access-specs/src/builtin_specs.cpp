@@ -1,5 +1,6 @@
 #include "iomark/access_specs/builtin_specs.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -167,7 +168,10 @@ Result<AccessSpec> spec_from_name_or_line(std::string_view name, std::string_vie
   if (!line.empty()) {
     auto parsed = parse_spec_line(line);
     if (!parsed) return fail(Error(parsed.error()).in_field("spec line"));
-    AccessSpec spec{"custom " + format_spec_line(*parsed), DefaultAssignment::none, {*parsed}};
+    // Spec names cannot hold commas (the ICF and results.csv separate fields with them).
+    auto name_text = "custom " + format_spec_line(*parsed);
+    std::replace(name_text.begin(), name_text.end(), ',', '/');
+    AccessSpec spec{std::move(name_text), DefaultAssignment::none, {*parsed}};
     if (auto valid = validate(spec); !valid) return fail(Error(valid.error()).in_field("spec line"));
     return spec;
   }

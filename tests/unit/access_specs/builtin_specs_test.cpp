@@ -273,3 +273,27 @@ TEST(StoragePatterns, MicroBenchmarksAlignToTheirSize) {
 
 }  // namespace
 }  // namespace iomark::access_specs
+
+namespace iomark::access_specs {
+namespace {
+
+TEST(SpecFromNameOrLine, ALineBecomesAValidCustomSpec) {
+  const auto spec = spec_from_name_or_line("Database", "4k,100,100,100,0,1,0,0");
+  ASSERT_TRUE(spec.has_value()) << spec.error().describe();
+  EXPECT_EQ(spec->name, "custom 4096/100/100/100/0/1/0/0");
+  EXPECT_TRUE(validate(*spec).has_value());  // the name holds no ICF separator
+  EXPECT_EQ(spec->lines.at(0).size_bytes, 4096U);
+}
+
+TEST(SpecFromNameOrLine, ANameFindsTheBuiltIn) {
+  EXPECT_EQ(spec_from_name_or_line("oracle", "").value().name, "OLTP");
+  const auto unknown = spec_from_name_or_line("No Such Spec", "");
+  ASSERT_FALSE(unknown.has_value());
+  EXPECT_EQ(unknown.error().field(), "spec");
+  const auto bad_line = spec_from_name_or_line("", "4096,90,0,0,0,1,0,0");  // % of size 90
+  ASSERT_FALSE(bad_line.has_value());
+  EXPECT_EQ(bad_line.error().field(), "spec line");
+}
+
+}  // namespace
+}  // namespace iomark::access_specs

@@ -51,7 +51,7 @@ struct SpecAlias {
 inline constexpr std::string_view kIdleSpecName = "Idle";
 
 // The spec a command line asks for: one spec line ("8192,100,67,100,0,1,0,0", named
-// "custom <line>") when `line` is not empty, else the built-in named `name`. Errors name
+// "custom 8192/100/67/100/0/1/0/0") when `line` is not empty, else the built-in named `name`. Errors name
 // the field ("spec line" or "spec") and say why.
 [[nodiscard]] Result<AccessSpec> spec_from_name_or_line(std::string_view name, std::string_view line);
 
