@@ -195,7 +195,7 @@ class Simulator {
     auto depths = queue_depth_steps(setup_.queue_depth_cycling);
     if (!depths) return fail(ErrorCode::validation_error, type_name() + ": " + depths.error().message());
     const bool disk_involved = std::ranges::any_of(slots_, [](const Slot& slot) { return slot.eligible && slot.disk; });
-    if (!disk_involved && depths->size() > 1) depths->resize(1);
+    if (!disk_involved && depths->size() > 1) depths->erase(depths->begin() + 1, depths->end());
     for (auto& step : *target_steps) {
       for (const auto depth : *depths) {
         step.queue_depth = depth;

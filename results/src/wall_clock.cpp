@@ -91,7 +91,7 @@ WallClockTime wall_clock_now() {
 
 std::string format_iometer_time(WallClockTime time) {
   const CivilTime c = local_civil_time(time);
-  char text[40];
+  char text[160];  // room for any value the fields can hold, so nothing is ever cut
   std::snprintf(text, sizeof text, "%04d-%02u-%02u %02lld:%02lld:%02lld:%03lld", c.year, c.month, c.day,
                 static_cast<long long>(c.hour), static_cast<long long>(c.minute), static_cast<long long>(c.second),
                 static_cast<long long>(c.millisecond));
@@ -115,7 +115,7 @@ std::string format_rfc3339(WallClockTime time) {
   const std::int32_t offset = time.utc_offset_minutes;
   const char sign = offset < 0 ? '-' : '+';
   const std::int32_t magnitude = offset < 0 ? -offset : offset;
-  char text[48];
+  char text[160];  // room for any value the fields can hold, so nothing is ever cut
   std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02lld:%02lld:%02lld.%03lld%c%02d:%02d", c.year, c.month, c.day,
                 static_cast<long long>(c.hour), static_cast<long long>(c.minute), static_cast<long long>(c.second),
                 static_cast<long long>(c.millisecond), sign, magnitude / 60, magnitude % 60);
