@@ -195,9 +195,7 @@ int run_local(const RunLocalOptions& options) {
   }
   if (!options.results_json.empty()) {
     const results::SeriesResults all{series, std::nullopt, {run}, outcome};
-    // JSON is a whole document: replace the file rather than append to it.
-    std::remove(options.results_json.c_str());
-    if (auto written = results::append_durably(options.results_json, results::write_results_json(all)); !written) {
+    if (auto written = results::replace_durably(options.results_json, results::write_results_json(all)); !written) {
       std::cerr << "iomark-agent: " << written.error().describe() << '\n';
       exit_code = kExitFailure;
     }

@@ -49,35 +49,6 @@ Result<std::string> read_text_file(const std::string& path) {
   return text;
 }
 
-Result<void> write_text_file(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp-iomark";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return fail(io_failure(path, "cannot create", errno));
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error_number = errno;
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      return fail(io_failure(path, "cannot write", error_number));
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const int error_number = errno;
-    ::unlink(temporary.c_str());
-    return fail(io_failure(path, "cannot flush", error_number));
-  }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error_number = errno;
-    ::unlink(temporary.c_str());
-    return fail(io_failure(path, "cannot replace", error_number));
-  }
-  return {};
-}
-
 int report(const Error& error) {
   std::cerr << "iomark: " << error.describe() << '\n';
   return static_cast<int>(ExitCode::bad_input);

@@ -13,9 +13,6 @@ enum class ExitCode : int { ok = 0, failure = 1, usage = 2, bad_input = 3 };
 // Reads a whole file as text; the error names the path and the reason.
 [[nodiscard]] Result<std::string> read_text_file(const std::string& path);
 
-// Writes text to a file, replacing it only once everything was written (temp + rename).
-[[nodiscard]] Result<void> write_text_file(const std::string& path, const std::string& text);
-
 // Prints "iomark: <error>" on stderr and returns the exit code for bad input.
 int report(const Error& error);
 

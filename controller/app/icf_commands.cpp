@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "iomark/controller/plan_report.hpp"
 #include "iomark/icf/icf.hpp"
+#include "iomark/results/durable_append.hpp"
 
 namespace iomark::cli {
 
@@ -36,7 +37,9 @@ int convert(const std::string& path, const std::string& output) {
   const auto imported = import_file(path);
   if (!imported) return report(imported.error());
   print_warnings(path, *imported);
-  if (auto written = write_text_file(output, icf::write_icf(imported->plan)); !written) return report(written.error());
+  if (auto written = results::replace_durably(output, icf::write_icf(imported->plan)); !written) {
+    return report(written.error());
+  }
   std::cerr << "wrote " << output << " (IOmeter 1.1.0 format, from " << imported->version << ")\n";
   return static_cast<int>(ExitCode::ok);
 }

@@ -1,7 +1,6 @@
 #include "iomark/controller/series_runner.hpp"
 
 #include <chrono>
-#include <cstdio>
 #include <map>
 #include <thread>
 
@@ -257,15 +256,7 @@ Result<void> ResultsRecorder::finish(results::SeriesOutcome outcome) {
 
 Result<void> ResultsRecorder::write_json() const {
   if (json_path_.empty()) return {};
-  const auto temporary = json_path_ + ".partial";
-  std::remove(temporary.c_str());
-  if (auto written = results::append_durably(temporary, results::write_results_json(series_)); !written) {
-    return written;
-  }
-  if (std::rename(temporary.c_str(), json_path_.c_str()) != 0) {
-    return fail(Error(ErrorCode::io_error, "cannot replace the file").at({json_path_, 0}));
-  }
-  return {};
+  return results::replace_durably(json_path_, results::write_results_json(series_));
 }
 
 SeriesOutcome run_series(const std::vector<ManagerLink*>& links, const SeriesPlan& series, SeriesObserver& observer,

@@ -40,4 +40,21 @@ Result<void> append_durably(const std::filesystem::path& path, std::string_view 
   return {};
 }
 
+Result<void> replace_durably(const std::filesystem::path& path, std::string_view text) {
+  auto partial = path;
+  partial += ".partial";
+  std::error_code ignored;
+  std::filesystem::remove(partial, ignored);
+  if (auto written = append_durably(partial, text); !written) {
+    std::filesystem::remove(partial, ignored);
+    return written;
+  }
+  if (::rename(partial.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::filesystem::remove(partial, ignored);
+    return os_error("cannot replace", path, error);
+  }
+  return {};
+}
+
 }  // namespace iomark::results

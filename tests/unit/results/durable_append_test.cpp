@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 #include <sstream>
 
 #include "iomark/results/durable_append.hpp"
@@ -59,6 +61,29 @@ TEST_F(DurableAppend, RefusesADirectory) {
   const Result<void> result = append_durably(dir_, "x");
   ASSERT_FALSE(result);
   EXPECT_NE(result.error().message().find(dir_.string()), std::string::npos);
+}
+
+}  // namespace
+}  // namespace iomark::results
+
+namespace iomark::results {
+namespace {
+
+TEST(ReplaceDurably, ReplacesTheWholeFileAndLeavesNoPartial) {
+  char pattern[] = "/tmp/iomark-replace-XXXXXX";
+  ASSERT_NE(::mkdtemp(pattern), nullptr);
+  const std::filesystem::path directory = pattern;
+  const auto path = directory / "results.json";
+  ASSERT_TRUE(append_durably(path, "an old, longer document").has_value());
+  ASSERT_TRUE(replace_durably(path, "new").has_value());
+  std::ifstream in(path);
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, "new");
+  EXPECT_FALSE(std::filesystem::exists(directory / "results.json.partial"));
+  const auto refused = replace_durably(directory / "missing-dir" / "x.json", "text");
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_NE(refused.error().message().find("missing-dir"), std::string::npos);
+  std::filesystem::remove_all(directory);
 }
 
 }  // namespace

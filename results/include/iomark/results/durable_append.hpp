@@ -15,4 +15,10 @@ namespace iomark::results {
 // the operating system's append is (one writer per file is the intended use).
 [[nodiscard]] Result<void> append_durably(const std::filesystem::path& path, std::string_view text);
 
+// Replaces `path` with `text` as one step: writes and fsyncs `<path>.partial`, then renames
+// it over `path`, so a reader or a crash sees the old document or the new one, never half
+// of one (JSON results, converted .icf files). Errors as append_durably; the partial file
+// is removed on failure.
+[[nodiscard]] Result<void> replace_durably(const std::filesystem::path& path, std::string_view text);
+
 }  // namespace iomark::results
