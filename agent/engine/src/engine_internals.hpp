@@ -69,6 +69,58 @@ class CompletionRing {
           0};
 }
 
+// What the engines that complete every request inside submit() (sync, null) share:
+// preparation, target registration, the completion queue and reap. Derived supplies kind(),
+// capabilities() and `std::int64_t transfer(const IoRequest&) noexcept` (bytes or -errno);
+// CRTP keeps the per-I/O call direct on the hot path.
+template <typename Derived>
+class CompletesInSubmitEngine : public IoEngine {
+ public:
+  Result<void> prepare(const EngineOptions& options) override {
+    if (auto ok = check_prepare(options, queue_depth_ != 0, name()); !ok) return ok;
+    queue_depth_ = options.queue_depth;
+    done_.reset(queue_depth_);
+    return {};
+  }
+
+  Result<void> register_targets(std::span<const int> fds) override {
+    if (auto ok = check_register_targets(fds, queue_depth_ != 0, in_flight_, name()); !ok) return ok;
+    fds_.assign(fds.begin(), fds.end());
+    return {};
+  }
+
+  Result<void> register_buffers(std::span<const BufferRegion> /*regions*/) override { return {}; }
+
+  SubmitResult submit(std::span<const IoRequest> requests) noexcept override {
+    const std::size_t accepted = admissible(requests.size(), queue_depth_, in_flight_);
+    for (std::size_t i = 0; i < accepted; ++i) {
+      done_.push({requests[i].tag, static_cast<Derived*>(this)->transfer(requests[i])});
+    }
+    in_flight_ += static_cast<std::uint32_t>(accepted);
+    return accepted_of(accepted, requests.size());
+  }
+
+  ReapResult reap(std::span<IoCompletion> out, std::size_t /*min_completions*/,
+                  Nanoseconds /*timeout*/) noexcept override {
+    // Everything accepted has already completed, so there is never anything to wait for.
+    const std::size_t count = done_.pop_into(out);
+    in_flight_ -= static_cast<std::uint32_t>(count);
+    return {count, 0};
+  }
+
+  [[nodiscard]] std::uint32_t in_flight() const noexcept override { return in_flight_; }
+  [[nodiscard]] std::uint32_t queue_depth() const noexcept override { return queue_depth_; }
+
+ protected:
+  [[nodiscard]] std::span<const int> fds() const noexcept { return fds_; }
+
+ private:
+  std::uint32_t queue_depth_{};
+  std::uint32_t in_flight_{};
+  std::vector<int> fds_;
+  CompletionRing done_;
+};
+
 std::unique_ptr<IoEngine> make_io_uring_engine();
 std::unique_ptr<IoEngine> make_linux_aio_engine();
 std::unique_ptr<IoEngine> make_threadpool_engine();
