@@ -1,11 +1,11 @@
 #include "iomark/controller/plan_series.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <set>
 
 #include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/common/seed.hpp"
 #include "iomark/controller/plan_expansion.hpp"
 
 namespace iomark::controller {
@@ -118,12 +118,6 @@ const access_specs::AccessSpec* spec_named(const TestPlan& plan, std::string_vie
 bool cycles_queue_depth(access_specs::TestType type) {
   return type == access_specs::TestType::cycle_outstanding_ios ||
          type == access_specs::TestType::cycle_outstanding_ios_and_targets;
-}
-
-std::uint64_t fresh_seed(std::uint64_t salt) {
-  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) *
-             0x9E3779B97F4A7C15ULL +
-         salt;
 }
 
 }  // namespace

@@ -1,19 +1,14 @@
 #include "iomark/controller/quick_series.hpp"
 
 #include <charconv>
-#include <chrono>
+
+#include "iomark/common/seed.hpp"
 
 namespace iomark::controller {
 
 namespace {
 
 constexpr std::uint32_t kMaxQueueDepth = 65536;
-
-std::uint64_t fresh_seed(std::uint64_t salt) {
-  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) *
-             0x9E3779B97F4A7C15ULL +
-         salt;
-}
 
 }  // namespace
 

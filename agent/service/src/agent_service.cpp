@@ -74,7 +74,7 @@ class Session {
 
   ~Session() { abandon_run(); }
 
-  // Handles one request; false when the connection must end.
+  // Answers one request (errors go back to the controller as ErrorReports).
   void handle(const Envelope& request) {
     std::visit([&](const auto& message) { on(request, message); }, request.message);
   }
@@ -94,6 +94,7 @@ class Session {
     if (run_) run_->stop();
     run_.reset();
     io_started_ = false;
+    recording_ = false;
   }
 
  private:
@@ -204,7 +205,6 @@ class Session {
     results.workers = worker_counters(manager, nullptr);
     results.cpus = cpu_usage_of(manager.cpus);
     abandon_run();
-    recording_ = false;
     reply(request, std::move(results));
   }
 

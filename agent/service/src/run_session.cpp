@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "iomark/common/seed.hpp"
 #include "iomark/engine/calibration.hpp"
 #include "iomark/engine/engines.hpp"
 #include "iomark/workload/data_pattern.hpp"
@@ -17,12 +18,6 @@ constexpr std::uint32_t kTestFileSizingSector = 512;
 
 Error in_worker(const WorkerAssignment& worker, const Error& error) {
   return Error(error.code(), "worker \"" + worker.name + "\": " + error.describe());
-}
-
-// IOmeter seeds each target from the GUI's high-resolution timer when no fixed seed is set;
-// the index keeps targets opened in the same nanosecond apart.
-std::uint64_t fresh_seed(std::size_t index) {
-  return monotonic_now_ns() * 0x9E3779B97F4A7C15ULL + index;
 }
 
 Result<std::unique_ptr<engine::IoEngine>> engine_for(const RunAssignment& assignment, const targets::OpenTarget& first,
