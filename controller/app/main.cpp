@@ -3,8 +3,10 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "iomark/controller/heap_arenas.hpp"
 
 int main(int argc, char** argv) {
+  iomark::controller::limit_heap_arenas();
   CLI::App app{"iomark: IOmeter-compatible distributed storage benchmark (controller)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "iomark " IOMARK_VERSION);

@@ -27,14 +27,25 @@ Result<std::unique_ptr<ManagerLink>> ManagerLink::open(std::unique_ptr<protocol:
 
 Result<protocol::Message> ManagerLink::request(protocol::Message request, Nanoseconds timeout,
                                                const PushHandler& on_push) {
-  const auto id = next_request_id_++;
   const auto what = std::string(protocol::message_name(request));
+  auto id = send(std::move(request));
+  if (!id) return fail(id.error());
+  return await_reply(*id, what, timeout, on_push);
+}
+
+Result<std::uint64_t> ManagerLink::send(protocol::Message request) {
+  const auto id = next_request_id_++;
   if (auto sent = connection_->send({id, 0, std::move(request)}); !sent) return fail(about(peer(), sent.error()));
+  return id;
+}
+
+Result<protocol::Message> ManagerLink::await_reply(std::uint64_t id, std::string_view what, Nanoseconds timeout,
+                                                   const PushHandler& on_push) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     const auto left = std::chrono::duration_cast<Nanoseconds>(deadline - std::chrono::steady_clock::now());
     if (left <= Nanoseconds(0)) {
-      return fail(about(peer(), Error(ErrorCode::io_error, "no reply to " + what + " in time")));
+      return fail(about(peer(), Error(ErrorCode::io_error, "no reply to " + std::string(what) + " in time")));
     }
     auto envelope = connection_->receive(left);
     if (!envelope) {
@@ -50,7 +61,7 @@ Result<protocol::Message> ManagerLink::request(protocol::Message request, Nanose
       continue;
     }
     if (auto* report = std::get_if<protocol::ErrorReport>(&envelope->message)) {
-      return fail(about(peer(), Error(report->error.code(), what + " failed: " + report->error.describe())));
+      return fail(about(peer(), Error(report->error.code(), std::string(what) + " failed: " + report->error.describe())));
     }
     return std::move(envelope->message);
   }

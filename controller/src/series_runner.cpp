@@ -25,14 +25,27 @@ constexpr auto kPrepareTimeout = std::chrono::hours(48);
 Nanoseconds ns(Clock::duration duration) { return std::chrono::duration_cast<Nanoseconds>(duration); }
 
 // Live figures from the latest sample of every manager in the run, and the count of samples
-// that never arrived (each manager numbers its samples 1, 2, 3... per run).
+// that never arrived (each manager numbers its samples 1, 2, 3... per run). Only one merged
+// histogram per manager is kept: with 64 managers of 16 workers, whole samples would hold
+// a thousand histograms.
 class LiveAggregate {
  public:
   void add(std::size_t manager, const protocol::Sample& sample) {
     ++received_;
-    const auto last = latest_.contains(manager) ? latest_[manager].sequence : 0;
-    if (sample.sequence > last + 1) lost_ += sample.sequence - last - 1;
-    latest_[manager] = sample;
+    auto& latest = latest_[manager];
+    if (sample.sequence > latest.sequence + 1) lost_ += sample.sequence - latest.sequence - 1;
+    latest.sequence = sample.sequence;
+    latest.seconds = std::chrono::duration<double>(sample.interval).count();
+    latest.ios = 0;
+    latest.bytes = 0;
+    latest.latency.clear();
+    for (const auto& worker : sample.workers) {
+      for (const auto& target : worker.targets) {
+        latest.ios += target.counters.io_count();
+        latest.bytes += target.counters.bytes_read + target.counters.bytes_written;
+        latest.latency.merge(target.counters.latency);
+      }
+    }
   }
   void clear() { latest_.clear(); }
   [[nodiscard]] std::uint64_t received() const noexcept { return received_; }
@@ -43,18 +56,12 @@ class LiveAggregate {
     double iops = 0;
     double bytes_per_s = 0;
     LatencyHistogram latency;
-    for (const auto& [manager, sample] : latest_) {
-      const double seconds = std::chrono::duration<double>(sample.interval).count();
-      if (seconds <= 0) continue;
-      for (const auto& worker : sample.workers) {
-        for (const auto& target : worker.targets) {
-          const auto& counters = target.counters;
-          ios += counters.io_count();
-          iops += static_cast<double>(counters.io_count()) / seconds;
-          bytes_per_s += static_cast<double>(counters.bytes_read + counters.bytes_written) / seconds;
-          latency.merge(counters.latency);
-        }
-      }
+    for (const auto& [manager, latest] : latest_) {
+      if (latest.seconds <= 0) continue;
+      ios += latest.ios;
+      iops += static_cast<double>(latest.ios) / latest.seconds;
+      bytes_per_s += static_cast<double>(latest.bytes) / latest.seconds;
+      latency.merge(latest.latency);
     }
     figures.iops = iops;
     figures.mb_per_s = bytes_per_s / 1e6;
@@ -63,7 +70,14 @@ class LiveAggregate {
   }
 
  private:
-  std::map<std::size_t, protocol::Sample> latest_;
+  struct Latest {
+    std::uint64_t sequence{};
+    double seconds{};
+    std::uint64_t ios{};
+    std::uint64_t bytes{};
+    LatencyHistogram latency;
+  };
+  std::map<std::size_t, Latest> latest_;
   std::uint64_t received_{};
   std::uint64_t lost_{};
 };
@@ -98,9 +112,17 @@ class RunDriver {
     if (auto waited = wait(plan, LivePhase::recording, series_.run_time_s); !waited) return fail(waited.error());
     if (auto done = command_all(plan, run_id, protocol::Phase::record_off); !done) return fail(done.error());
     run.info.end_time = results::wall_clock_now();
+    // Stopped all at once, like the other phases; the final results are then read in order.
+    std::vector<std::uint64_t> stops;
     for (const auto& manager : plan.managers) {
-      auto reply = links_[manager.manager]->request(protocol::PhaseCommand{run_id, protocol::Phase::stop},
-                                                    ns(kReplyTimeout), push_handler(manager.manager));
+      auto id = links_[manager.manager]->send(protocol::PhaseCommand{run_id, protocol::Phase::stop});
+      if (!id) return fail(id.error());
+      stops.push_back(*id);
+    }
+    for (std::size_t i = 0; i < plan.managers.size(); ++i) {
+      const auto& manager = plan.managers[i];
+      auto reply = links_[manager.manager]->await_reply(stops[i], "phase_command", ns(kReplyTimeout),
+                                                        push_handler(manager.manager));
       if (!reply) return fail(reply.error());
       const auto* final_results = std::get_if<protocol::FinalResults>(&*reply);
       if (final_results == nullptr) return fail(unexpected(manager.manager, *reply, "final results"));
@@ -123,7 +145,9 @@ class RunDriver {
       const auto* sample = std::get_if<protocol::Sample>(&message);
       if (sample == nullptr) return;
       live_.add(manager, *sample);
-      if (sample->phase != protocol::SamplePhase::recording || run_plan_ == nullptr) return;
+      if (sample->phase != protocol::SamplePhase::recording || run_plan_ == nullptr || !recorder_.records_samples()) {
+        return;
+      }
       for (const auto& planned : run_plan_->managers) {
         if (planned.manager != manager) continue;
         results::RunResults interval{run_plan_->info, {}};
@@ -147,9 +171,20 @@ class RunDriver {
     return {};
   }
 
+  // Sends the phase to every manager before awaiting any acknowledgement, so all managers
+  // change phase together rather than one round trip after another.
   Result<void> command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase) {
+    std::vector<std::uint64_t> ids;
     for (const auto& manager : plan.managers) {
-      if (auto done = expect_ack(manager.manager, protocol::PhaseCommand{run_id, phase}); !done) return done;
+      auto id = links_[manager.manager]->send(protocol::PhaseCommand{run_id, phase});
+      if (!id) return fail(id.error());
+      ids.push_back(*id);
+    }
+    for (std::size_t i = 0; i < plan.managers.size(); ++i) {
+      const auto manager = plan.managers[i].manager;
+      auto reply = links_[manager]->await_reply(ids[i], "phase_command", ns(kReplyTimeout), push_handler(manager));
+      if (!reply) return fail(reply.error());
+      if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
     }
     return {};
   }

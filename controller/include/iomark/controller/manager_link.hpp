@@ -35,6 +35,13 @@ class ManagerLink {
   [[nodiscard]] Result<protocol::Message> request(protocol::Message request, Nanoseconds timeout,
                                                   const PushHandler& on_push = {});
 
+  // request() in two halves, so one command can go to many managers before any reply is
+  // awaited: send() returns the request's id, await_reply() waits for its reply as
+  // request() does.
+  [[nodiscard]] Result<std::uint64_t> send(protocol::Message request);
+  [[nodiscard]] Result<protocol::Message> await_reply(std::uint64_t request_id, std::string_view what,
+                                                      Nanoseconds timeout, const PushHandler& on_push = {});
+
   // Delivers pushed messages that already arrived, without waiting. Fails once the
   // connection is gone.
   [[nodiscard]] Result<void> poll(const PushHandler& on_push);

@@ -79,6 +79,8 @@ class ResultsRecorder {
  public:
   ResultsRecorder(std::string csv_path, std::string json_path, std::string timeseries_path = {});
   [[nodiscard]] Result<void> begin(const SeriesPlan& series);
+  // Whether record_sample() keeps anything (a time-series path was given).
+  [[nodiscard]] bool records_samples() const noexcept { return !timeseries_path_.empty(); }
   // One manager's counters over one update interval of the recording phase (time series).
   void record_sample(const results::RunResults& interval, results::WallClockTime at);
   // Appends the samples recorded so far (about once a second while a run records).
