@@ -8,8 +8,6 @@
 #include <QColor>
 #include <QString>
 
-class QAbstractAxis;
-class QChart;
 class QChartView;
 class QWidget;
 
