@@ -1,0 +1,26 @@
+// Looks shared by every iomark chart, so the live, QD, latency and compare views match.
+//
+// GUI thread only.
+#pragma once
+
+#include <cstddef>
+
+#include <QColor>
+#include <QString>
+
+class QChartView;
+class QWidget;
+
+namespace iomark::gui {
+
+// The colour of curve `index` (a qualitative palette that cycles).
+[[nodiscard]] QColor curve_color(std::size_t index);
+
+// A chart with `title`, no animations, legend at the bottom, and a view that draws it
+// antialiased; the view is a child of `parent`.
+[[nodiscard]] QChartView* make_chart_view(const QString& title, QWidget* parent);
+
+// A "nice" upper bound for a value axis showing values up to `maximum` (at least 1).
+[[nodiscard]] double nice_upper_bound(double maximum);
+
+}  // namespace iomark::gui

@@ -1,0 +1,48 @@
+// Shared inputs of the chart tests: corpus files and small runs.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <QString>
+
+#include "iomark/results/run_results.hpp"
+
+namespace iomark::gui::test_support {
+
+inline constexpr std::string_view kSqlServerIo = "SQLServerIO__IometerParser__iometeroutput.csv";
+inline constexpr std::string_view kQuarchResults =
+    "QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__testfile.csv";
+
+inline QString corpus_path(std::string_view name) {
+  return QString::fromStdString(std::string(IOMARK_ICF_CORPUS_DIR) + "/" + std::string(name));
+}
+
+// One manager `host`, one worker at queue depth `qd` running spec `spec` for 1 s: `ios`
+// reads of 4 KiB, each taking `latency`.
+inline results::RunResults run_at(std::uint32_t qd, std::uint64_t ios, std::chrono::nanoseconds latency,
+                                  std::string spec = "4K read", std::string host = "hostA") {
+  results::TargetResult target;
+  target.name = "sdb";
+  for (std::uint64_t i = 0; i < ios; ++i) {
+    target.counters.record_read(4096, static_cast<std::uint64_t>(latency.count()));
+  }
+  results::WorkerResult worker;
+  worker.name = "Worker 1";
+  worker.spec_name = spec;
+  worker.recording_window = std::chrono::seconds(1);
+  worker.queue_depth = qd;
+  worker.targets.push_back(std::move(target));
+  results::ManagerResult manager;
+  manager.name = std::move(host);
+  manager.workers.push_back(std::move(worker));
+  results::RunResults run;
+  run.info.queue_depth = qd;
+  run.info.description = "test";
+  run.managers.push_back(std::move(manager));
+  return run;
+}
+
+}  // namespace iomark::gui::test_support

@@ -1,0 +1,12 @@
+// GoogleTest with a QApplication; offscreen unless the environment picks a platform (test
+// discovery runs this binary without the tests' ENVIRONMENT).
+#include <gtest/gtest.h>
+
+#include <QApplication>
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
