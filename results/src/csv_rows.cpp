@@ -249,6 +249,13 @@ std::string spec_block_if_new(const RunInfo& run, std::optional<std::uint32_t>& 
   return format_spec_block(run.specs);
 }
 
+std::string error_line(std::string_view message) {
+  std::string line = "\nERROR: ";
+  for (const char c : message) line += c == '\r' || c == '\n' ? ' ' : c;
+  line += '\n';
+  return line;
+}
+
 std::string series_end(SeriesOutcome outcome) {
   switch (outcome) {
     case SeriesOutcome::completed:

@@ -39,5 +39,8 @@ using Fields = std::vector<std::string>;
 [[nodiscard]] std::string spec_block_if_new(const RunInfo& run, std::optional<std::uint32_t>& last);
 
 [[nodiscard]] std::string series_end(SeriesOutcome outcome);
+// "\nERROR: message\n" with the message's line breaks made spaces (commas may stay: the
+// reader takes the whole line).
+[[nodiscard]] std::string error_line(std::string_view message);
 
 }  // namespace iomark::results::detail

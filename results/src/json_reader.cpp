@@ -475,9 +475,8 @@ ManagerResult read_manager(Decoder& d, const Json& json, const std::string& path
   return manager;
 }
 
-RunResults read_run(Decoder& d, const Json& json, const std::string& path) {
-  RunResults run;
-  RunInfo& info = run.info;
+RunInfo read_run_info(Decoder& d, const Json& json, const std::string& path) {
+  RunInfo info;
   info.access_index = d.u32(json, "access_index", path);
   info.cycling_step = d.u32(json, "cycling_step", path);
   info.queue_depth = d.optional_u32(json, "queue_depth", path);
@@ -486,6 +485,20 @@ RunResults read_run(Decoder& d, const Json& json, const std::string& path) {
   info.start_time = d.time(json, "start_time", path);
   info.end_time = d.time(json, "end_time", path);
   info.specs = read_specs(d, json, "specs", path);
+  return info;
+}
+
+FailedRun read_failed_run(Decoder& d, const Json& json, const std::string& path) {
+  FailedRun failed;
+  failed.info = read_run_info(d, json, path);
+  failed.position = d.u32(json, "position", path);
+  failed.error = d.string(json, "error", path);
+  return failed;
+}
+
+RunResults read_run(Decoder& d, const Json& json, const std::string& path) {
+  RunResults run;
+  run.info = read_run_info(d, json, path);
   if (const auto* managers = d.array(json, "managers", path)) {
     for (std::size_t m = 0; m < managers->size(); ++m) {
       run.managers.push_back(read_manager(d, (*managers)[m], Decoder::index(path, "managers", m)));
@@ -507,6 +520,14 @@ SeriesResults read_document(Decoder& d, const Json& json) {
   if (const Json* plan = d.nullable(json, "plan")) series.plan = read_plan(d, *plan, "plan");
   if (const auto* runs = d.array(json, "runs", "")) {
     for (std::size_t r = 0; r < runs->size(); ++r) series.runs.push_back(read_run(d, (*runs)[r], Decoder::index("", "runs", r)));
+  }
+  // Absent from files written before failed runs were recorded: none then.
+  if (d.nullable(json, "failed_runs") != nullptr) {
+    if (const auto* failed = d.array(json, "failed_runs", "")) {
+      for (std::size_t r = 0; r < failed->size(); ++r) {
+        series.failed_runs.push_back(read_failed_run(d, (*failed)[r], Decoder::index("", "failed_runs", r)));
+      }
+    }
   }
   return series;
 }

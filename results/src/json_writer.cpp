@@ -274,13 +274,7 @@ Json manager_json(const ManagerResult& manager, const ManagerSummary& summary) {
               {"workers", std::move(workers)}};
 }
 
-Json run_json(const RunResults& run) {
-  const RunSummary summary = summarize_run(run);
-  const RunInfo& info = run.info;
-  Json managers = Json::array();
-  for (std::size_t m = 0; m < run.managers.size(); ++m) {
-    managers.push_back(manager_json(run.managers[m], summary.managers[m]));
-  }
+Json run_info_json(const RunInfo& info) {
   return Json{{"access_index", info.access_index},
               {"cycling_step", info.cycling_step},
               {"queue_depth", optional_number(info.queue_depth)},
@@ -288,9 +282,26 @@ Json run_json(const RunResults& run) {
               {"description", info.description},
               {"start_time", format_rfc3339(info.start_time)},
               {"end_time", format_rfc3339(info.end_time)},
-              {"specs", specs_json(info.specs)},
-              {"summary", summary_json(summary.all)},
-              {"managers", std::move(managers)}};
+              {"specs", specs_json(info.specs)}};
+}
+
+Json run_json(const RunResults& run) {
+  const RunSummary summary = summarize_run(run);
+  const RunInfo& info = run.info;
+  Json managers = Json::array();
+  for (std::size_t m = 0; m < run.managers.size(); ++m) {
+    managers.push_back(manager_json(run.managers[m], summary.managers[m]));
+  }
+  Json json = run_info_json(info);
+  json["summary"] = summary_json(summary.all);
+  json["managers"] = std::move(managers);
+  return json;
+}
+
+Json failed_run_json(const FailedRun& failed) {
+  Json json{{"position", failed.position}, {"error", failed.error}};
+  json.update(run_info_json(failed.info));
+  return json;
 }
 
 }  // namespace
@@ -299,6 +310,8 @@ std::string write_results_json(const SeriesResults& series) {
   const SeriesInfo& info = series.info;
   Json runs = Json::array();
   for (const RunResults& run : series.runs) runs.push_back(run_json(run));
+  Json failed_runs = Json::array();
+  for (const FailedRun& failed : series.failed_runs) failed_runs.push_back(failed_run_json(failed));
   const Json document{{"format", kJsonFormatName},
                       {"format_version", kJsonFormatVersion},
                       {"series",
@@ -309,7 +322,8 @@ std::string write_results_json(const SeriesResults& series) {
                         {"iomark_version", info.iomark_version}}},
                       {"outcome", name_of(detail::kOutcomeNames, series.outcome)},
                       {"plan", series.plan ? plan_json(*series.plan) : Json(nullptr)},
-                      {"runs", std::move(runs)}};
+                      {"runs", std::move(runs)},
+                      {"failed_runs", std::move(failed_runs)}};
   // Replace, not throw, on invalid UTF-8 in names: a results file must always be written.
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

@@ -117,6 +117,11 @@ std::string ResultsCsvAppender::append_run(const RunResults& run, const RunSumma
   return out;
 }
 
+std::string ResultsCsvAppender::append_error(std::string_view message) const {
+  if (record_ == RecordResults::none) return {};
+  return detail::error_line(message);
+}
+
 std::string ResultsCsvAppender::end_series(SeriesOutcome outcome) {
   if (record_ == RecordResults::none) return {};
   return detail::series_end(outcome);

@@ -74,6 +74,10 @@ std::string TimeSeriesCsvAppender::end_run(const RunResults& run) const {
   return out;
 }
 
+std::string TimeSeriesCsvAppender::append_error(std::string_view message) const {
+  return detail::error_line(message);
+}
+
 std::string TimeSeriesCsvAppender::end_series(SeriesOutcome outcome) const { return detail::series_end(outcome); }
 
 }  // namespace iomark::results

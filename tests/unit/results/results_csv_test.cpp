@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
+#include "iomark/results/csv_reader.hpp"
 #include "iomark/results/results_csv.hpp"
 
 namespace iomark::results {
@@ -377,12 +378,33 @@ TEST(ResultsCsvAppender, WritesEachEventOnce) {
   EXPECT_TRUE(appender.append_run(mixed_run(1, 0)).starts_with("'Access specifications\n"));
 }
 
+TEST(ResultsCsvAppender, MarksAFailedRunWithAnErrorLineTheReaderKeeps) {
+  ResultsCsvAppender appender;
+  SeriesInfo series;
+  series.start_time = test_support::example_end_time();
+  std::string text = appender.begin_series(series);
+  text += appender.append_run(mixed_run(0, 0));
+  const std::string error = appender.append_error("run 2 of 3: agent 'db2', lost:\nsilent for 5 s");
+  EXPECT_EQ(error, "\nERROR: run 2 of 3: agent 'db2', lost: silent for 5 s\n");
+  text += error;
+  text += appender.append_run(mixed_run(0, 2));
+  text += appender.end_series(SeriesOutcome::aborted);
+
+  const auto read = read_results_csv(text, "results.csv");
+  ASSERT_TRUE(read) << read.error().describe();
+  ASSERT_EQ(read->size(), 1u);
+  EXPECT_EQ(read->front().errors, std::vector<std::string>{"run 2 of 3: agent 'db2', lost: silent for 5 s"});
+  EXPECT_EQ(read->front().runs.size(), 2u);
+  EXPECT_EQ(read->front().end, CsvSeriesEnd::aborted);
+}
+
 TEST(ResultsCsvAppender, RecordNoneWritesNothing) {
   ResultsCsvAppender appender;
   SeriesInfo series;
   series.record_results = RecordResults::none;
   EXPECT_EQ(appender.begin_series(series), "");
   EXPECT_EQ(appender.append_run(example_run()), "");
+  EXPECT_EQ(appender.append_error("lost"), "");
   EXPECT_EQ(appender.end_series(SeriesOutcome::completed), "");
 }
 

@@ -74,6 +74,7 @@ SeriesResults full_series() {
   series.plan = full_plan();
   series.runs = {mixed_run(0, 0), mixed_run(0, 1), test_support::example_run()};
   series.runs[2].managers[0].timer_resolution_hz = 2'400'000'000;
+  series.failed_runs = {FailedRun{4, mixed_run(1, 0).info, "agent 'db2' (10.0.0.2:1066): silent for 5.2 s"}};
   series.outcome = SeriesOutcome::aborted;
   return series;
 }
@@ -190,6 +191,24 @@ TEST(ResultsJson, ErrorsNameTheJsonPath) {
   Json bad_histogram = document;
   bad_histogram["runs"][0]["managers"][0]["workers"][0]["targets"][0]["counters"]["latency"]["legacy_bins"][3] = 7;
   EXPECT_EQ(read_error(bad_histogram).field(), "runs[0].managers[0].workers[0].targets[0].counters.latency");
+}
+
+TEST(ResultsJson, FailedRunsCarryTheirPlaceAndErrorAndAreOptionalOnInput) {
+  const SeriesResults series = full_series();
+  Json document = Json::parse(write_results_json(series));
+  const Json& failed = document.at("failed_runs").at(0);
+  EXPECT_EQ(failed.at("position"), 4);
+  EXPECT_EQ(failed.at("error"), "agent 'db2' (10.0.0.2:1066): silent for 5.2 s");
+  EXPECT_EQ(failed.at("access_index"), 1);
+
+  // Files written before failed runs were recorded have no such key.
+  document.erase("failed_runs");
+  const auto read = read_results_json(document.dump());
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_TRUE(read->failed_runs.empty());
+
+  document["failed_runs"] = Json::array({Json{{"position", 1}}});
+  EXPECT_EQ(read_error(document).field(), "failed_runs[0].access_index");
 }
 
 TEST(ResultsJson, SyntaxErrorsCarryTheLine) {

@@ -10,7 +10,7 @@
 // WORKER, DISK/NETWORK), the empty cells of each row type (PROCESSOR rows have 59 fields),
 // Record Results filtering, 6-decimal fixed floats, `-1` / `18446744073709551615` for values
 // that differ between workers, `'Time Stamp` after every results block, `'End Test` and
-// `Aborted test`.
+// `Aborted test`, and batch mode's blank line + `ERROR: <message>` for a run that failed.
 //
 // Deliberately different (docs/results-format.md has the full list):
 // - Target rows carry the target's own raw latency sums/maxima and latency bins by default
@@ -80,6 +80,9 @@ class ResultsCsvAppender {
   // series) followed by the run's results block. `summary` must be summarize_run(run).
   [[nodiscard]] std::string append_run(const RunResults& run);
   [[nodiscard]] std::string append_run(const RunResults& run, const RunSummary& summary);
+  // A blank line and `ERROR: <message>` (line breaks in `message` become spaces), as
+  // IOmeter's batch mode marks a failure; csv_reader.hpp keeps it in CsvSeries::errors.
+  [[nodiscard]] std::string append_error(std::string_view message) const;
   // `'End Test` for completed, `Aborted test` for aborted, nothing for in_progress.
   [[nodiscard]] std::string end_series(SeriesOutcome outcome);
 

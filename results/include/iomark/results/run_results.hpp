@@ -137,11 +137,22 @@ enum class SeriesOutcome : std::uint8_t {
   aborted,      // stopped by the user or an error (results.csv `Aborted test`)
 };
 
+// A run that did not finish (an agent lost, a target that could not be prepared...): which
+// run it was and the named error. Its partial counters are not kept. results.csv marks it
+// with an `ERROR:` line.
+struct FailedRun {
+  std::uint32_t position{};  // 1-based place in the series: "run 3 of 6"
+  RunInfo info;              // start_time and end_time: when it began and when it failed
+  std::string error;
+  friend bool operator==(const FailedRun&, const FailedRun&) = default;
+};
+
 // A whole series: everything the JSON format stores.
 struct SeriesResults {
   SeriesInfo info;
   std::optional<access_specs::TestPlan> plan;  // the plan that produced the runs, if known
-  std::vector<RunResults> runs;
+  std::vector<RunResults> runs;  // completed runs only
+  std::vector<FailedRun> failed_runs;
   SeriesOutcome outcome{SeriesOutcome::in_progress};
   friend bool operator==(const SeriesResults&, const SeriesResults&) = default;
 };

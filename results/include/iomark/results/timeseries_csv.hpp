@@ -41,6 +41,9 @@ class TimeSeriesCsvAppender {
   // The whole-run WORKER rows and the ALL row, stamped with run.info.end_time, then
   // `'Time Stamp`.
   [[nodiscard]] std::string end_run(const RunResults& run) const;
+  // A blank line and `ERROR: <message>`, for a run that failed (its block gets no whole-run
+  // rows), as in results.csv.
+  [[nodiscard]] std::string append_error(std::string_view message) const;
   // `'End Test` for completed, `Aborted test` for aborted, nothing for in_progress.
   [[nodiscard]] std::string end_series(SeriesOutcome outcome) const;
 
