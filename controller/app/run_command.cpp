@@ -56,6 +56,7 @@ struct RunOptions {
   std::string key_file;
   bool insecure{false};
   std::string description;
+  std::string on_agent_loss{"stop"};
 };
 
 // Stops the series on Ctrl-C; a second Ctrl-C kills as usual.
@@ -102,6 +103,10 @@ class ConsoleObserver final : public controller::SeriesObserver {
                   all.rates.iops, all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
                   static_cast<unsigned long long>(all.counters.error_count()));
     line(text, true);
+  }
+
+  void run_failed(std::size_t, const controller::RunPlan&, const Error& error) override {
+    line("  failed: " + error.describe(), true);
   }
 
  private:
@@ -260,6 +265,9 @@ int run(const RunOptions& options) {
     series = controller::quick_series(quick, managers.links());
   }
   if (!series) return report(series.error());
+  auto on_agent_loss = controller::parse_agent_loss_policy(options.on_agent_loss);
+  if (!on_agent_loss) return report(on_agent_loss.error());
+  series->on_agent_loss = *on_agent_loss;
 
   std::stop_source stop;
   interrupt_target = &stop;
@@ -278,6 +286,10 @@ int run(const RunOptions& options) {
   std::cout << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
   if (outcome.error) {
     std::cerr << "iomark: the series stopped: " << outcome.error->describe() << '\n';
+    return static_cast<int>(ExitCode::failure);
+  }
+  if (!outcome.failed_runs.empty()) {
+    std::cerr << "iomark: " << outcome.failed_runs.size() << " run(s) failed; the others are recorded\n";
     return static_cast<int>(ExitCode::failure);
   }
   return static_cast<int>(ExitCode::ok);
@@ -314,6 +326,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_option("--timeseries", options->results_timeseries,
                       "Append IOmeter's time-series side file here (one row per worker and update)");
   command->add_option("--description", options->description, "Test description recorded in the results");
+  command->add_option("--on-agent-loss", options->on_agent_loss,
+                      "When an agent is lost mid-series: stop (default), or continue without it")
+      ->check(CLI::IsMember({"stop", "continue"}));
   command->add_option("--listen", options->listen, "Wait for agents logging in on [ADDR:]PORT (dynamo: 1066)");
   command->add_option("--manager", options->managers, "Dial a listening agent at HOST:PORT (repeatable)");
   command->add_option("--wait-managers", options->wait_managers, "With --listen: agents to wait for (default 1)");

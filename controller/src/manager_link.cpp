@@ -7,7 +7,11 @@ namespace iomark::controller {
 namespace {
 
 Error about(const protocol::PeerInfo& peer, const Error& error) {
-  return Error(error.code(), peer.describe() + ": " + error.describe());
+  const auto name = peer.describe();
+  auto text = error.describe();
+  // The connection's own errors (closed, silent) already start with the peer's name.
+  if (text.starts_with(name)) return Error(error.code(), std::move(text));
+  return Error(error.code(), name + ": " + text);
 }
 
 }  // namespace

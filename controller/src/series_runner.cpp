@@ -1,8 +1,11 @@
 #include "iomark/controller/series_runner.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <map>
+#include <set>
 #include <thread>
+#include <tuple>
 
 #include "iomark/results/durable_append.hpp"
 #include "iomark/results/results_csv.hpp"
@@ -91,10 +94,11 @@ class RunDriver {
   [[nodiscard]] std::uint64_t samples_received() const noexcept { return live_.received(); }
   [[nodiscard]] std::uint64_t samples_lost() const noexcept { return live_.lost(); }
 
-  Result<results::RunResults> run(std::size_t index, std::uint64_t run_id) {
-    const auto& plan = series_.runs[index];
+  // Drives `plan` (series run `index`, possibly without managers lost earlier).
+  Result<results::RunResults> run(const RunPlan& plan, std::size_t index, std::uint64_t run_id) {
     figures_ = LiveFigures{index, series_.runs.size(), &plan, LivePhase::preparing};
     live_.clear();
+    errors_noticed_.clear();
     run_plan_ = &plan;
     if (auto prepared = prepare(plan); !prepared) return fail(prepared.error());
     for (const auto& manager : plan.managers) {
@@ -132,9 +136,11 @@ class RunDriver {
     return run;
   }
 
-  // Best effort: tells every manager of the run to stop its I/O now.
-  void abort(std::size_t index, std::uint64_t run_id) {
-    for (const auto& manager : series_.runs[index].managers) {
+  // Best effort: tells every manager of the run that is still connected to stop its I/O now.
+  void abort(const RunPlan& plan, std::uint64_t run_id) {
+    run_plan_ = nullptr;
+    for (const auto& manager : plan.managers) {
+      if (!links_[manager.manager]->is_open()) continue;
       (void)links_[manager.manager]->request(protocol::PhaseCommand{run_id, protocol::Phase::abort}, ns(5s));
     }
   }
@@ -150,11 +156,34 @@ class RunDriver {
       }
       for (const auto& planned : run_plan_->managers) {
         if (planned.manager != manager) continue;
+        notice_errors(planned, *sample);
         results::RunResults interval{run_plan_->info, {}};
         interval.managers.push_back(manager_result(planned, sample->workers, sample->cpus, sample->network));
         recorder_.record_sample(interval, results::wall_clock_now());
       }
     };
+  }
+
+  // I/O errors are counted and the run goes on (as IOmeter does); the first interval in
+  // which a target fails I/Os is reported at once, naming the manager, worker and target.
+  void notice_errors(const ManagerRun& planned, const protocol::Sample& sample) {
+    for (const auto& worker : sample.workers) {
+      for (const auto& target : worker.targets) {
+        const auto errors = target.counters.error_count();
+        if (errors == 0 || !errors_noticed_.insert({planned.manager, worker.worker_index, target.target_index}).second) {
+          continue;
+        }
+        if (worker.worker_index >= planned.assignment.workers.size()) continue;
+        const auto& assigned = planned.assignment.workers[worker.worker_index];
+        const auto path = target.target_index < assigned.targets.size() ? assigned.targets[target.target_index].path
+                                                                         : std::string("?");
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%.1f", std::chrono::duration<double>(sample.interval).count());
+        observer_.notice(links_[planned.manager]->peer().describe() + ": " + assigned.name + " on " + path + ": " +
+                         std::to_string(errors) + " I/O errors in " + seconds +
+                         " s (counted in the error columns; the run goes on)");
+      }
+    }
   }
 
   Error unexpected(std::size_t manager, const protocol::Message& message, std::string_view wanted) const {
@@ -286,7 +315,20 @@ class RunDriver {
   LiveFigures figures_;
   LiveAggregate live_;
   const RunPlan* run_plan_{};
+  std::set<std::tuple<std::size_t, std::uint32_t, std::uint32_t>> errors_noticed_;  // manager, worker, target
 };
+
+// "run 3 of 6 ('Database' QD 4)": how failures name the run.
+std::string run_name(std::size_t index, std::size_t count, const RunPlan& run) {
+  return "run " + std::to_string(index + 1) + " of " + std::to_string(count) + " (" + run.label + ")";
+}
+
+// The run without the managers dropped so far.
+RunPlan without(const RunPlan& run, const std::set<std::size_t>& dropped) {
+  RunPlan active = run;
+  std::erase_if(active.managers, [&](const ManagerRun& manager) { return dropped.contains(manager.manager); });
+  return active;
+}
 
 }  // namespace
 
@@ -294,7 +336,7 @@ ResultsRecorder::ResultsRecorder(std::string csv_path, std::string json_path, st
     : csv_path_(std::move(csv_path)), json_path_(std::move(json_path)), timeseries_path_(std::move(timeseries_path)) {}
 
 Result<void> ResultsRecorder::begin(const SeriesPlan& series) {
-  series_ = results::SeriesResults{series.info, series.plan, {}, results::SeriesOutcome::in_progress};
+  series_ = results::SeriesResults{series.info, series.plan, {}, results::SeriesOutcome::in_progress, {}};
   appender_ = results::ResultsCsvAppender();
   csv_pending_ = appender_.begin_series(series.info);
   timeseries_ = results::TimeSeriesCsvAppender();
@@ -333,6 +375,22 @@ Result<void> ResultsRecorder::record(const results::RunResults& run, const resul
   return write_json();
 }
 
+Result<void> ResultsRecorder::record_failure(const results::FailedRun& failed) {
+  series_.failed_runs.push_back(failed);
+  const auto message = failed.error;
+  const auto text = csv_pending_ + appender_.append_error(message);
+  if (!csv_path_.empty()) {
+    if (auto appended = results::append_durably(csv_path_, text); !appended) return appended;
+  }
+  csv_pending_.clear();
+  if (!timeseries_path_.empty()) {
+    timeseries_run_open_ = false;
+    timeseries_pending_ += timeseries_.append_error(message);
+    if (auto flushed = flush_samples(); !flushed) return flushed;
+  }
+  return write_json();
+}
+
 Result<void> ResultsRecorder::finish(results::SeriesOutcome outcome) {
   series_.outcome = outcome;
   const auto text = csv_pending_ + appender_.end_series(outcome);
@@ -352,41 +410,136 @@ Result<void> ResultsRecorder::write_json() const {
   return results::replace_durably(json_path_, results::write_results_json(series_));
 }
 
-SeriesOutcome run_series(const std::vector<ManagerLink*>& links, const SeriesPlan& series, SeriesObserver& observer,
-                         ResultsRecorder& recorder, std::stop_token stop) {
-  SeriesOutcome outcome;
-  if (auto begun = recorder.begin(series); !begun) {
-    outcome.outcome = results::SeriesOutcome::aborted;
-    outcome.error = begun.error();
-    return outcome;
+Result<AgentLossPolicy> parse_agent_loss_policy(std::string_view text) {
+  if (text == "stop") return AgentLossPolicy::stop;
+  if (text == "continue") return AgentLossPolicy::drop_and_continue;
+  return fail(Error(ErrorCode::invalid_argument, "expected stop or continue, not \"" + std::string(text) + "\"")
+                  .in_field("on-agent-loss"));
+}
+
+namespace {
+
+// One series: the runs in order, failures recorded, lost managers dropped or the end.
+class SeriesDriver {
+ public:
+  SeriesDriver(const std::vector<ManagerLink*>& links, const SeriesPlan& series, SeriesObserver& observer,
+               ResultsRecorder& recorder, const std::stop_token& stop)
+      : links_(links), series_(series), observer_(observer), recorder_(recorder), stop_(stop),
+        driver_(links, series, observer, recorder, stop) {}
+
+  SeriesOutcome run() {
+    if (auto begun = recorder_.begin(series_); !begun) {
+      stopped(begun.error());
+      return std::move(outcome_);
+    }
+    for (std::size_t index = 0; index < series_.runs.size(); ++index) {
+      if (series_.on_agent_loss == AgentLossPolicy::drop_and_continue) drop_closed(index);
+      const RunPlan plan = without(series_.runs[index], dropped_);
+      if (plan.managers.empty()) {
+        stopped(Error(ErrorCode::io_error, "every manager of " + run_name(index, series_.runs.size(), plan) +
+                                               " was lost; nothing left to run"));
+        break;
+      }
+      if (!run_one(plan, index)) break;
+    }
+    if (auto finished = recorder_.finish(outcome_.outcome); !finished && !outcome_.error) {
+      outcome_.error = finished.error();
+    }
+    outcome_.samples_received = driver_.samples_received();
+    outcome_.samples_lost = driver_.samples_lost();
+    return std::move(outcome_);
   }
-  RunDriver driver(links, series, observer, recorder, stop);
-  for (std::size_t index = 0; index < series.runs.size(); ++index) {
-    observer.run_started(index, series.runs.size(), series.runs[index]);
+
+ private:
+  // False when the series must stop.
+  bool run_one(const RunPlan& plan, std::size_t index) {
+    observer_.run_started(index, series_.runs.size(), plan);
     const std::uint64_t run_id = index + 1;
-    auto run = driver.run(index, run_id);
+    results::FailedRun failed{static_cast<std::uint32_t>(index + 1), plan.info, {}};
+    failed.info.start_time = results::wall_clock_now();
+    auto run = driver_.run(plan, index, run_id);
     if (!run) {
-      driver.abort(index, run_id);
-      outcome.outcome = results::SeriesOutcome::aborted;
-      outcome.error = run.error();
-      break;
+      driver_.abort(plan, run_id);
+      if (stop_.stop_requested()) {
+        stopped(run.error());
+        return false;
+      }
+      failed.info.end_time = results::wall_clock_now();
+      failed.error = run_name(index, series_.runs.size(), plan) + ": " + run.error().describe();
+      observer_.run_failed(index, plan, run.error());
+      outcome_.failed_runs.push_back(failed);
+      if (auto recorded = recorder_.record_failure(failed); !recorded) {
+        stopped(recorded.error());
+        return false;
+      }
+      const auto lost = closed_managers(plan);
+      outcome_.lost_managers.insert(outcome_.lost_managers.end(), lost.begin(), lost.end());
+      if (lost.empty() || series_.on_agent_loss == AgentLossPolicy::stop) {
+        stopped(run.error());
+        return false;
+      }
+      for (const auto manager : lost) drop(manager, index, run.error().describe());
+      return true;
     }
     const auto summary = results::summarize_run(*run);
-    if (auto recorded = recorder.record(*run, summary); !recorded) {
-      outcome.outcome = results::SeriesOutcome::aborted;
-      outcome.error = recorded.error();
-      outcome.runs.push_back(std::move(*run));
-      break;
+    if (auto recorded = recorder_.record(*run, summary); !recorded) {
+      outcome_.runs.push_back(std::move(*run));
+      stopped(recorded.error());
+      return false;
     }
-    observer.run_finished(index, *run, summary);
-    outcome.runs.push_back(std::move(*run));
+    observer_.run_finished(index, *run, summary);
+    outcome_.runs.push_back(std::move(*run));
+    return true;
   }
-  if (auto finished = recorder.finish(outcome.outcome); !finished && !outcome.error) {
-    outcome.error = finished.error();
+
+  // Managers whose connection closed between runs (noticed by the transport on its own).
+  void drop_closed(std::size_t index) {
+    for (const auto& manager : series_.runs[index].managers) {
+      if (!dropped_.contains(manager.manager) && !links_[manager.manager]->is_open()) {
+        outcome_.lost_managers.push_back(manager.manager);
+        drop(manager.manager, index, "the connection is closed");
+      }
+    }
   }
-  outcome.samples_received = driver.samples_received();
-  outcome.samples_lost = driver.samples_lost();
-  return outcome;
+
+  void drop(std::size_t manager, std::size_t index, const std::string& why) {
+    dropped_.insert(manager);
+    std::size_t remaining = 0;
+    for (std::size_t later = index + 1; later < series_.runs.size(); ++later) {
+      for (const auto& planned : series_.runs[later].managers) remaining += planned.manager == manager ? 1 : 0;
+    }
+    observer_.notice("manager '" + links_[manager]->name() + "' lost (" + why + "); dropped from the remaining " +
+                     std::to_string(remaining) + " run(s), which go on without it");
+  }
+
+  [[nodiscard]] std::vector<std::size_t> closed_managers(const RunPlan& plan) const {
+    std::vector<std::size_t> closed;
+    for (const auto& manager : plan.managers) {
+      if (!links_[manager.manager]->is_open()) closed.push_back(manager.manager);
+    }
+    return closed;
+  }
+
+  void stopped(Error error) {
+    outcome_.outcome = results::SeriesOutcome::aborted;
+    if (!outcome_.error) outcome_.error = std::move(error);
+  }
+
+  const std::vector<ManagerLink*>& links_;
+  const SeriesPlan& series_;
+  SeriesObserver& observer_;
+  ResultsRecorder& recorder_;
+  const std::stop_token& stop_;
+  RunDriver driver_;
+  SeriesOutcome outcome_;
+  std::set<std::size_t> dropped_;
+};
+
+}  // namespace
+
+SeriesOutcome run_series(const std::vector<ManagerLink*>& links, const SeriesPlan& series, SeriesObserver& observer,
+                         ResultsRecorder& recorder, std::stop_token stop) {
+  return SeriesDriver(links, series, observer, recorder, stop).run();
 }
 
 }  // namespace iomark::controller

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iomark/access_specs/test_plan.hpp"
@@ -37,12 +38,25 @@ struct RunPlan {
   std::string label;  // for progress lines, e.g. "'Database' QD 4"
 };
 
+// What the series does when a manager is lost: its connection closed because the agent was
+// killed, stayed silent past the dead-peer deadline (frozen, network cut) or broke the
+// protocol. Either way the run in progress fails: it is recorded as failed (results.csv
+// `ERROR:` line, JSON failed_runs) and the other managers of that run are told to abort.
+enum class AgentLossPolicy : std::uint8_t {
+  stop,      // the series ends there (`Aborted test`); the default, as IOmeter stops
+  drop_and_continue,  // the lost manager is dropped from the remaining runs, which go on
+};
+
+// "stop" or "continue" (`iomark run --on-agent-loss`); anything else is invalid_argument.
+[[nodiscard]] Result<AgentLossPolicy> parse_agent_loss_policy(std::string_view text);
+
 struct SeriesPlan {
   results::SeriesInfo info;
   std::optional<access_specs::TestPlan> plan;  // recorded in the JSON results when known
   std::uint32_t ramp_up_s{};
   std::uint32_t run_time_s{10};
   std::vector<RunPlan> runs;
+  AgentLossPolicy on_agent_loss{AgentLossPolicy::stop};
 };
 
 enum class LivePhase : std::uint8_t { preparing, ramp_up, recording };
@@ -70,6 +84,8 @@ class SeriesObserver {
   virtual void live(const LiveFigures& /*figures*/) {}
   virtual void run_finished(std::size_t /*index*/, const results::RunResults& /*run*/,
                             const results::RunSummary& /*summary*/) {}
+  // The run did not finish (not called when the user stopped the series).
+  virtual void run_failed(std::size_t /*index*/, const RunPlan& /*run*/, const Error& /*error*/) {}
 };
 
 // Where results go: results.csv appended (and fsynced) after every run, the JSON document
@@ -86,6 +102,9 @@ class ResultsRecorder {
   // Appends the samples recorded so far (about once a second while a run records).
   [[nodiscard]] Result<void> flush_samples();
   [[nodiscard]] Result<void> record(const results::RunResults& run, const results::RunSummary& summary);
+  // A run that did not finish: an `ERROR:` line (results.csv and the side file) and an entry
+  // of the JSON's failed_runs.
+  [[nodiscard]] Result<void> record_failure(const results::FailedRun& failed);
   [[nodiscard]] Result<void> finish(results::SeriesOutcome outcome);
 
  private:
@@ -103,9 +122,13 @@ class ResultsRecorder {
 };
 
 struct SeriesOutcome {
+  // completed when the last run was reached (even if some failed and were skipped under
+  // AgentLossPolicy::drop_and_continue), aborted when the series stopped early.
   results::SeriesOutcome outcome{results::SeriesOutcome::completed};
   std::optional<Error> error;  // why the series stopped early
   std::vector<results::RunResults> runs;  // every completed run
+  std::vector<results::FailedRun> failed_runs;  // every run that did not finish
+  std::vector<std::size_t> lost_managers;  // indices into the links, in the order they were lost
   // Samples taken in, and samples missing from the agents' numbering (lost on the way).
   std::uint64_t samples_received{};
   std::uint64_t samples_lost{};
@@ -115,6 +138,11 @@ struct SeriesOutcome {
 // dead-peer deadline still ends a hung agent).
 inline constexpr std::chrono::seconds kReplyTimeout{60};
 
+// Runs every run of `series` in order. A run that fails is recorded as failed (results of
+// completed runs are never touched) and its managers are told to abort; then the series
+// stops, unless the failure was the loss of managers and series.on_agent_loss says to go on
+// without them. A stop request ends the run in progress within about 50 ms (not recorded as
+// a failure). Nothing waits longer than the dead-peer deadline for a silent agent.
 [[nodiscard]] SeriesOutcome run_series(const std::vector<ManagerLink*>& links, const SeriesPlan& series,
                                        SeriesObserver& observer, ResultsRecorder& recorder,
                                        std::stop_token stop = {});

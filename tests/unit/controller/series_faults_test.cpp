@@ -1,0 +1,255 @@
+// The series runner when things go wrong: a manager lost mid-run (its connection closes, as
+// when the agent is killed or declared dead), with --on-agent-loss stop and continue, and a
+// run that fails while every agent is alive. Agents are real AgentServices on in-memory links.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/agent/agent_service.hpp"
+#include "iomark/controller/manager_registry.hpp"
+#include "iomark/controller/quick_series.hpp"
+#include "iomark/controller/series_runner.hpp"
+#include "iomark/protocol/handshake.hpp"
+#include "iomark/results/csv_reader.hpp"
+#include "iomark/results/results_json.hpp"
+#include "iomark/transport/in_memory.hpp"
+
+namespace iomark::controller {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "iomark-faults-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// An agent on its own thread behind an in-memory link; kill() closes its end as a killed
+// process's socket would close.
+class KillableAgent final : public LinkCompanion {
+ public:
+  KillableAgent(agent::AgentServiceOptions options, std::unique_ptr<protocol::Connection> agent_end)
+      : service_(std::move(options)),
+        connection_(std::move(agent_end)),
+        thread_([this](std::stop_token stop) { (void)service_.serve(*connection_, stop); }) {}
+  ~KillableAgent() override { kill(); }
+  void kill() { connection_->close("killed"); }
+
+ private:
+  agent::AgentService service_;
+  std::unique_ptr<protocol::Connection> connection_;
+  std::jthread thread_;
+};
+
+// Kills one agent once the given run has recorded for about a second.
+class KillingObserver final : public SeriesObserver {
+ public:
+  KillingObserver(KillableAgent* victim, std::size_t run_index) : victim_(victim), run_index_(run_index) {}
+  void notice(const std::string& message) override { notices.push_back(message); }
+  void live(const LiveFigures& figures) override {
+    if (victim_ != nullptr && figures.run_index == run_index_ && figures.phase == LivePhase::recording) {
+      victim_->kill();
+      victim_ = nullptr;
+    }
+  }
+  void run_failed(std::size_t index, const RunPlan&, const Error& error) override {
+    failed.emplace_back(index, error.describe());
+  }
+  std::vector<std::string> notices;
+  std::vector<std::pair<std::size_t, std::string>> failed;
+
+ private:
+  KillableAgent* victim_;
+  std::size_t run_index_;
+};
+
+// Two agents "alpha" and "beta" on the null engine, three 2-second runs (QD 1, 2, 4).
+class SeriesFaultsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* name : {"alpha", "beta"}) {
+      auto pair = transport::make_in_memory_pair(
+          protocol::make_hello(protocol::Role::agent, "iomark test", name, "", protocol::AuthMode::none),
+          protocol::make_hello(protocol::Role::controller, "iomark test", "test", "", protocol::AuthMode::none));
+      ASSERT_TRUE(pair) << pair.error().describe();
+      const std::vector<std::string> allowed{dir_.path().string()};
+      auto policy = targets::SafetyPolicy::create(allowed, targets::Destructive::refuse);
+      ASSERT_TRUE(policy) << policy.error().describe();
+      auto agent = std::make_unique<KillableAgent>(
+          agent::AgentServiceOptions{std::move(*policy), std::chrono::seconds(1), name}, std::move(pair->agent_end));
+      agents_.push_back(agent.get());
+      ASSERT_TRUE(registry_.adopt(std::move(pair->controller_end), std::move(agent)));
+    }
+    options_.targets = {dir_.path().string()};
+    options_.spec = *access_specs::spec_from_name_or_line("4K random read", "");
+    options_.queue_depths = {1, 2, 4};
+    options_.run_time_s = 2;
+    options_.engine = "null";
+    options_.test_file_bytes = 1 << 20;
+    options_.description = "faults";
+  }
+
+  SeriesPlan series(AgentLossPolicy policy) {
+    auto planned = quick_series(options_, registry_.links());
+    EXPECT_TRUE(planned) << planned.error().describe();
+    planned->on_agent_loss = policy;
+    return *planned;
+  }
+
+  [[nodiscard]] fs::path csv() const { return dir_.path() / "results.csv"; }
+  [[nodiscard]] fs::path json() const { return dir_.path() / "results.json"; }
+
+  TempDir dir_;
+  ManagerEvents no_events_;
+  ManagerRegistry registry_{RegistryOptions{std::nullopt, "test", "iomark test"}, no_events_};
+  std::vector<KillableAgent*> agents_;
+  QuickSeriesOptions options_;
+};
+
+TEST(AgentLossPolicy, ParsesTheTwoCliWords) {
+  EXPECT_EQ(parse_agent_loss_policy("stop"), AgentLossPolicy::stop);
+  EXPECT_EQ(parse_agent_loss_policy("continue"), AgentLossPolicy::drop_and_continue);
+  const auto bad = parse_agent_loss_policy("ignore");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code(), ErrorCode::invalid_argument);
+  EXPECT_EQ(SeriesPlan{}.on_agent_loss, AgentLossPolicy::stop);
+}
+
+TEST_F(SeriesFaultsTest, ByDefaultALostAgentStopsTheSeriesKeepingTheCompletedRuns) {
+  KillingObserver observer(agents_[1], 1);
+  ResultsRecorder recorder(csv().string(), json().string());
+  const auto outcome = run_series(registry_.links(), series(AgentLossPolicy::stop), observer, recorder);
+
+  ASSERT_TRUE(outcome.error);
+  EXPECT_NE(outcome.error->describe().find("'beta'"), std::string::npos) << outcome.error->describe();
+  EXPECT_EQ(outcome.outcome, results::SeriesOutcome::aborted);
+  ASSERT_EQ(outcome.runs.size(), 1U);
+  EXPECT_EQ(outcome.runs[0].managers.size(), 2U);
+  ASSERT_EQ(outcome.failed_runs.size(), 1U);
+  EXPECT_EQ(outcome.failed_runs[0].position, 2U);
+  EXPECT_EQ(outcome.lost_managers, std::vector<std::size_t>{1});
+  ASSERT_EQ(observer.failed.size(), 1U);
+  EXPECT_EQ(observer.failed[0].first, 1U);
+
+  const auto read = results::read_results_csv(read_all(csv()), csv().string());
+  ASSERT_TRUE(read) << read.error().describe();
+  ASSERT_EQ(read->size(), 1U);
+  const auto& written = read->front();
+  EXPECT_EQ(written.runs.size(), 1U);
+  ASSERT_EQ(written.errors.size(), 1U);
+  EXPECT_TRUE(written.errors[0].starts_with("run 2 of 3 ('4K random read' QD 2): agent 'beta'")) << written.errors[0];
+  EXPECT_EQ(written.end, results::CsvSeriesEnd::aborted);
+
+  const auto document = results::read_results_json(read_all(json()));
+  ASSERT_TRUE(document) << document.error().describe();
+  EXPECT_EQ(document->outcome, results::SeriesOutcome::aborted);
+  EXPECT_EQ(document->runs.size(), 1U);
+  ASSERT_EQ(document->failed_runs.size(), 1U);
+  EXPECT_EQ(document->failed_runs[0].error, written.errors[0]);
+  EXPECT_EQ(document->failed_runs[0].info.queue_depth, 2U);
+}
+
+TEST_F(SeriesFaultsTest, WithContinueTheLostAgentIsDroppedAndTheRestRuns) {
+  KillingObserver observer(agents_[1], 1);
+  ResultsRecorder recorder(csv().string(), json().string());
+  const auto outcome = run_series(registry_.links(), series(AgentLossPolicy::drop_and_continue), observer, recorder);
+
+  EXPECT_FALSE(outcome.error) << outcome.error->describe();
+  EXPECT_EQ(outcome.outcome, results::SeriesOutcome::completed);
+  ASSERT_EQ(outcome.runs.size(), 2U);
+  EXPECT_EQ(outcome.runs[0].managers.size(), 2U);
+  ASSERT_EQ(outcome.runs[1].managers.size(), 1U);
+  EXPECT_EQ(outcome.runs[1].managers[0].name, "alpha");
+  EXPECT_EQ(outcome.runs[1].info.queue_depth, 4U);
+  ASSERT_EQ(outcome.failed_runs.size(), 1U);
+  EXPECT_EQ(outcome.lost_managers, std::vector<std::size_t>{1});
+  bool noted = false;
+  for (const auto& notice : observer.notices) {
+    noted = noted || (notice.find("'beta' lost") != std::string::npos &&
+                      notice.find("dropped from the remaining 1 run(s)") != std::string::npos);
+  }
+  EXPECT_TRUE(noted);
+
+  const auto read = results::read_results_csv(read_all(csv()), csv().string());
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(read->front().runs.size(), 2U);
+  EXPECT_EQ(read->front().errors.size(), 1U);
+  EXPECT_EQ(read->front().end, results::CsvSeriesEnd::end_test);
+  const auto document = results::read_results_json(read_all(json()));
+  ASSERT_TRUE(document) << document.error().describe();
+  EXPECT_EQ(document->outcome, results::SeriesOutcome::completed);
+  EXPECT_EQ(document->failed_runs.size(), 1U);
+}
+
+TEST_F(SeriesFaultsTest, AnAgentLostBetweenRunsIsDroppedBeforeTheNextRunStarts) {
+  KillingObserver observer(nullptr, 0);
+  ResultsRecorder recorder(csv().string(), "");
+  agents_[0]->kill();
+  // The in-memory link notices the close at once; over TCP the transport does on its own.
+  const auto outcome = run_series(registry_.links(), series(AgentLossPolicy::drop_and_continue), observer, recorder);
+  EXPECT_FALSE(outcome.error);
+  EXPECT_TRUE(outcome.failed_runs.empty());
+  ASSERT_EQ(outcome.runs.size(), 3U);
+  for (const auto& run : outcome.runs) {
+    ASSERT_EQ(run.managers.size(), 1U);
+    EXPECT_EQ(run.managers[0].name, "beta");
+  }
+  EXPECT_EQ(outcome.lost_managers, std::vector<std::size_t>{0});
+}
+
+TEST_F(SeriesFaultsTest, WhenEveryAgentIsLostTheSeriesStopsEvenWithContinue) {
+  KillingObserver observer(nullptr, 0);
+  ResultsRecorder recorder(csv().string(), "");
+  agents_[0]->kill();
+  agents_[1]->kill();
+  const auto outcome = run_series(registry_.links(), series(AgentLossPolicy::drop_and_continue), observer, recorder);
+  ASSERT_TRUE(outcome.error);
+  EXPECT_NE(outcome.error->message().find("every manager"), std::string::npos) << outcome.error->message();
+  EXPECT_EQ(outcome.outcome, results::SeriesOutcome::aborted);
+  EXPECT_TRUE(outcome.runs.empty());
+}
+
+TEST_F(SeriesFaultsTest, AFailureWithEveryAgentAliveStopsTheSeriesEvenWithContinue) {
+  options_.test_file_bytes = std::uint64_t{1} << 60;  // no file system has an EiB free
+  KillingObserver observer(nullptr, 0);
+  ResultsRecorder recorder(csv().string(), json().string());
+  const auto outcome = run_series(registry_.links(), series(AgentLossPolicy::drop_and_continue), observer, recorder);
+  ASSERT_TRUE(outcome.error);
+  EXPECT_NE(outcome.error->describe().find("iobw.tst"), std::string::npos) << outcome.error->describe();
+  EXPECT_EQ(outcome.outcome, results::SeriesOutcome::aborted);
+  EXPECT_TRUE(outcome.runs.empty());
+  EXPECT_EQ(outcome.failed_runs.size(), 1U);
+  EXPECT_TRUE(outcome.lost_managers.empty());
+  const auto read = results::read_results_csv(read_all(csv()), csv().string());
+  ASSERT_TRUE(read) << read.error().describe();
+  ASSERT_EQ(read->front().errors.size(), 1U);
+  EXPECT_TRUE(read->front().errors[0].starts_with("run 1 of 3")) << read->front().errors[0];
+  EXPECT_EQ(read->front().end, results::CsvSeriesEnd::aborted);
+}
+
+}  // namespace
+}  // namespace iomark::controller
