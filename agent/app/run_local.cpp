@@ -39,9 +39,9 @@ Result<access_specs::AccessSpec> chosen_spec(const RunLocalOptions& options) {
 Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const access_specs::AccessSpec& spec) {
   agent::RunAssignment assignment;
   if (options.engine != "auto") {
-    auto kind = engine::parse_engine_kind(options.engine);
-    if (!kind) return fail(Error(kind.error()).in_field("--engine"));
-    assignment.engine = *kind;
+    auto chosen = engine::parse_engine_spec(options.engine);
+    if (!chosen) return fail(Error(chosen.error()).in_field("--engine"));
+    assignment.engine = *chosen;
   }
   const auto size = parse_size(options.test_file_size);
   if (!size || size->count() == 0) {

@@ -336,7 +336,7 @@ ResultsRecorder::ResultsRecorder(std::string csv_path, std::string json_path, st
     : csv_path_(std::move(csv_path)), json_path_(std::move(json_path)), timeseries_path_(std::move(timeseries_path)) {}
 
 Result<void> ResultsRecorder::begin(const SeriesPlan& series) {
-  series_ = results::SeriesResults{series.info, series.plan, {}, results::SeriesOutcome::in_progress, {}};
+  series_ = results::SeriesResults{series.info, series.plan, {}, results::SeriesOutcome::in_progress};
   appender_ = results::ResultsCsvAppender();
   csv_pending_ = appender_.begin_series(series.info);
   timeseries_ = results::TimeSeriesCsvAppender();

@@ -34,6 +34,28 @@ Result<std::unique_ptr<IoEngine>> make_prepared_engine(EngineKind kind,
   return engine;
 }
 
+Result<EngineSpec> parse_engine_spec(std::string_view text) {
+  if (text.starts_with("fault")) {
+    auto plan = parse_fault_plan(text);
+    if (!plan) return tl::unexpected(plan.error());
+    return EngineSpec{EngineKind::sync, *plan};
+  }
+  auto kind = parse_engine_kind(text);
+  if (!kind) return tl::unexpected(kind.error());
+  return EngineSpec{*kind, std::nullopt};
+}
+
+std::string to_string(const EngineSpec& spec) {
+  return spec.faults ? fault_plan_name(*spec.faults) : std::string(to_string(spec.kind));
+}
+
+Result<std::unique_ptr<IoEngine>> make_prepared_engine(const EngineSpec& spec, const EngineOptions& options) {
+  if (!spec.faults) return make_prepared_engine(spec.kind, options);
+  auto engine = make_fault_injecting_engine(*spec.faults);
+  if (auto prepared = engine->prepare(options); !prepared) return tl::unexpected(prepared.error());
+  return engine;
+}
+
 std::vector<EngineProbe> probe_engines() {
   std::vector<EngineProbe> probes;
   EngineOptions options;

@@ -27,9 +27,9 @@ constexpr std::uint32_t kPrepareSector = 512;
 Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) {
   RunAssignment run;
   if (!assignment.engine.empty()) {
-    auto kind = engine::parse_engine_kind(assignment.engine);
-    if (!kind) return fail(Error(kind.error()).in_field("assignment.engine"));
-    run.engine = *kind;
+    auto spec = engine::parse_engine_spec(assignment.engine);
+    if (!spec) return fail(Error(spec.error()).in_field("assignment.engine"));
+    run.engine = *spec;
   }
   run.caching = assignment.buffered ? targets::Caching::direct_or_buffered : targets::Caching::direct;
   for (const auto& worker : assignment.workers) {

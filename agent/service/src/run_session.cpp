@@ -26,7 +26,8 @@ Result<std::unique_ptr<engine::IoEngine>> engine_for(const RunAssignment& assign
                                                      std::string& note) {
   const engine::EngineOptions options{.queue_depth = queue_depth};
   if (assignment.engine) {
-    note = std::string(engine::to_string(*assignment.engine)) + " (as asked)";
+    note = engine::to_string(*assignment.engine) +
+           (assignment.engine->faults ? " (as asked: a test tool that fails I/Os on purpose)" : " (as asked)");
     return engine::make_prepared_engine(*assignment.engine, options);
   }
   const auto& info = first.info();

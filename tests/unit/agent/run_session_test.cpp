@@ -26,7 +26,7 @@ class RunSessionTest : public ::testing::Test {
 
   RunAssignment assignment(engine::EngineKind kind, std::uint32_t workers) const {
     RunAssignment run;
-    run.engine = kind;
+    run.engine = engine::EngineSpec{kind, std::nullopt};
     run.caching = targets::Caching::direct_or_buffered;
     for (std::uint32_t w = 0; w < workers; ++w) {
       WorkerAssignment worker;
@@ -69,6 +69,27 @@ TEST_F(RunSessionTest, PreparesTheTestFileAndReportsEveryWorker) {
   }
   EXPECT_FALSE(manager.cpus.empty());
   EXPECT_EQ((*session)->engine_notes().size(), 2U);
+}
+
+TEST_F(RunSessionTest, IoErrorsAreCountedAndTheRunGoesOnAsInIometer) {
+  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()},
+                                                    targets::Destructive::refuse);
+  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
+  auto run = assignment(engine::EngineKind::sync, 1);
+  run.engine = *engine::parse_engine_spec("fault-eio-every-4");
+  auto session = RunSession::prepare(run, *policy);
+  ASSERT_TRUE(session.has_value()) << session.error().describe();
+  ASSERT_TRUE((*session)->start().has_value());
+  (*session)->record_on();
+  std::this_thread::sleep_for(200ms);
+  (*session)->record_off();
+  (*session)->stop();
+  EXPECT_FALSE((*session)->failure().has_value()) << "failed I/Os are counted, not a failure of the run";
+  const auto& counters = (*session)->results("hostA").workers.at(0).targets.at(0).counters;
+  // One I/O in four fails; the other three complete with their data.
+  EXPECT_GT(counters.error_count(), 0U);
+  EXPECT_GT(counters.io_count(), 2 * counters.error_count());
+  EXPECT_NE((*session)->engine_notes().at(0).find("fault-eio-every-4"), std::string::npos);
 }
 
 TEST_F(RunSessionTest, RefusesAFileOutsideTheAllowList) {

@@ -233,6 +233,33 @@ TEST_F(SeriesFaultsTest, WhenEveryAgentIsLostTheSeriesStopsEvenWithContinue) {
   EXPECT_TRUE(outcome.runs.empty());
 }
 
+TEST_F(SeriesFaultsTest, IoErrorsAreNamedAtOnceCountedAndTheRunGoesOn) {
+  options_.engine = "fault-eio-every-3";
+  options_.queue_depths = {1};
+  KillingObserver observer(nullptr, 0);
+  ResultsRecorder recorder(csv().string(), "");
+  const auto outcome = run_series(registry_.links(), series(AgentLossPolicy::stop), observer, recorder);
+  ASSERT_FALSE(outcome.error) << outcome.error->describe();
+  ASSERT_EQ(outcome.runs.size(), 1U);
+  const auto summary = results::summarize_run(outcome.runs[0]);
+  EXPECT_GT(summary.all.counters.error_count(), 0U);
+  EXPECT_GT(summary.all.counters.io_count(), summary.all.counters.error_count());
+  // One notice per manager and target, from the first sample that counted errors.
+  std::size_t named = 0;
+  for (const auto& notice : observer.notices) {
+    if (notice.find("I/O errors in") == std::string::npos) continue;
+    EXPECT_NE(notice.find("Worker 1 on " + dir_.path().string()), std::string::npos) << notice;
+    ++named;
+  }
+  EXPECT_EQ(named, 2U);
+  const auto read = results::read_results_csv(read_all(csv()), csv().string());
+  ASSERT_TRUE(read) << read.error().describe();
+  const auto* all = read->front().runs.at(0).find_row("ALL");
+  ASSERT_NE(all, nullptr);
+  EXPECT_GT(all->stats.errors.value_or(0), 0.0);
+  EXPECT_TRUE(read->front().errors.empty()) << "counted I/O errors do not fail the run";
+}
+
 TEST_F(SeriesFaultsTest, AFailureWithEveryAgentAliveStopsTheSeriesEvenWithContinue) {
   options_.test_file_bytes = std::uint64_t{1} << 60;  // no file system has an EiB free
   KillingObserver observer(nullptr, 0);

@@ -152,8 +152,8 @@ struct SeriesResults {
   SeriesInfo info;
   std::optional<access_specs::TestPlan> plan;  // the plan that produced the runs, if known
   std::vector<RunResults> runs;  // completed runs only
-  std::vector<FailedRun> failed_runs;
   SeriesOutcome outcome{SeriesOutcome::in_progress};
+  std::vector<FailedRun> failed_runs{};  // initialised so that older 4-field aggregate initialisations stay warning-free
   friend bool operator==(const SeriesResults&, const SeriesResults&) = default;
 };
 

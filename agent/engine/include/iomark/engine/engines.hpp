@@ -12,11 +12,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iomark/common/result.hpp"
 #include "iomark/engine/engine_kind.hpp"
+#include "iomark/engine/fault_injection.hpp"
 #include "iomark/engine/io_engine.hpp"
 
 namespace iomark::engine {
@@ -46,6 +49,22 @@ struct EngineSelection {
 
 // make_engine(kind) + prepare(options), with the engine named in the error.
 [[nodiscard]] Result<std::unique_ptr<IoEngine>> make_prepared_engine(EngineKind kind,
+                                                                     const EngineOptions& options);
+
+// What an `--engine` value names: a back end, or the fault-injection test tool.
+struct EngineSpec {
+  EngineKind kind{EngineKind::sync};
+  std::optional<FaultPlan> faults;  // set: the fault-injecting engine (fault_injection.hpp)
+  friend bool operator==(const EngineSpec&, const EngineSpec&) = default;
+};
+
+// parse_engine_kind's names, or a fault-injection name ("fault-eio-every-10"); the errors of
+// the one the text looks like.
+[[nodiscard]] Result<EngineSpec> parse_engine_spec(std::string_view text);
+// The name parse_engine_spec reads back.
+[[nodiscard]] std::string to_string(const EngineSpec& spec);
+// The engine `spec` names, prepared with `options`.
+[[nodiscard]] Result<std::unique_ptr<IoEngine>> make_prepared_engine(const EngineSpec& spec,
                                                                      const EngineOptions& options);
 
 }  // namespace iomark::engine

@@ -17,7 +17,7 @@
 #include "iomark/agent/host_stats.hpp"
 #include "iomark/agent/worker.hpp"
 #include "iomark/common/result.hpp"
-#include "iomark/engine/engine_kind.hpp"
+#include "iomark/engine/engines.hpp"
 #include "iomark/results/run_results.hpp"
 #include "iomark/targets/safety_policy.hpp"
 #include "iomark/targets/target.hpp"
@@ -48,7 +48,7 @@ struct WorkerAssignment {
 };
 
 // nullopt = choose per worker: probe, then calibrate on the worker's first target.
-using EngineChoice = std::optional<engine::EngineKind>;
+using EngineChoice = std::optional<engine::EngineSpec>;
 
 struct RunAssignment {
   std::vector<WorkerAssignment> workers;
