@@ -295,8 +295,9 @@ void TcpSession::on_written(const boost::system::error_code& error) {
 // ---- liveness ---------------------------------------------------------------------------
 
 void TcpSession::schedule_tick() {
-  // Often enough to notice silence soon after the deadline and to keep heartbeats on time.
-  const auto period = std::max<Nanoseconds>(std::min(config_.heartbeat_interval, config_.dead_peer_deadline / 4),
+  // Often enough to keep heartbeats on time and to declare a silent peer dead at most 5% of
+  // the deadline late (250 ms of 5 s): the deadline is what users are promised.
+  const auto period = std::max<Nanoseconds>(std::min(config_.heartbeat_interval, config_.dead_peer_deadline / 20),
                                             std::chrono::milliseconds(1));
   tick_timer_.expires_after(period);
   tick_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
