@@ -84,6 +84,10 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
       }
       auto opened = targets::open_target(path, {targets::AccessMode::read_write, assignment.caching, {}}, policy);
       if (!opened) return fail(in_worker(worker, opened.error()));
+      // A file truncated to nothing, a detached loop device: say which target it is.
+      if (opened->info().size_bytes == 0) {
+        return fail(in_worker(worker, Error(ErrorCode::invalid_argument, path + ": the target is empty (size 0)")));
+      }
       workload::TargetSetup setup;
       setup.geometry = {opened->info().size_bytes, opened->info().sector_size_bytes};
       setup.queue_depth = target.queue_depth;

@@ -1,0 +1,122 @@
+# Shared by the fault tests (sourced): a scratch directory and key, checks that count, agents
+# started in the calling shell (so their PIDs are known and stopped at exit), bounded waits
+# and millisecond clocks. Every process a test starts is stopped by its PID; nothing here
+# looks processes up by name.
+set -uo pipefail
+work=$(mktemp -d)
+pids=()
+passed=0 failed=0
+
+fault_cleanup() {
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap fault_cleanup EXIT
+
+check() {  # check NAME COMMAND...
+  local name=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else echo "FAIL $name"; failed=$((failed + 1)); fi
+}
+
+# What a reader of the test log wants to know: how long detection took.
+measured() { echo "measured: $*"; }
+
+now_ms() { date +%s%3N; }
+
+# wait_for FILE PATTERN SECONDS: true once an extended regular expression matches a line of
+# FILE, false after SECONDS.
+wait_for() {
+  local file=$1 pattern=$2 end=$(($(now_ms) + $3 * 1000))
+  while (($(now_ms) < end)); do
+    grep -Eq -- "$pattern" "$file" 2>/dev/null && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# wait_exit PID SECONDS: waits for a child of this shell to end and sets exit_status (124
+# when it did not end in time; it is then killed).
+wait_exit() {
+  local pid=$1 end=$(($(now_ms) + $2 * 1000))
+  while kill -0 "$pid" 2>/dev/null && (($(now_ms) < end)); do sleep 0.05; done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    exit_status=124
+    return 1
+  fi
+  wait "$pid"
+  exit_status=$?
+  return 0
+}
+
+# stop_cleanly PID: SIGTERM, then true if the process ended within 5 s (a stuck process
+# is killed and the check fails).
+stop_cleanly() {
+  kill -TERM "$1" 2>/dev/null
+  wait_exit "$1" 5
+}
+
+head -c 48 /dev/urandom | base64 >"$work/key" && chmod 600 "$work/key"
+mkdir "$work/data"
+
+# start_agent NAME [ARGS...]: an agent listening on 127.0.0.1:0 with the test key, allowed
+# $work/data plus ARGS; sets port_NAME and pid_NAME. Its log is $work/NAME.log.
+start_agent() {
+  local name=$1
+  shift
+  "$agent" --listen 127.0.0.1:0 -n "$name" --key-file "$work/key" --allow "$work/data" "$@" \
+    >"$work/$name.log" 2>&1 &
+  local pid=$!
+  pids+=("$pid")
+  printf -v "pid_$name" '%s' "$pid"
+  if ! wait_for "$work/$name.log" "listening on 127.0.0.1:[0-9]+" 10; then
+    echo "agent $name did not start: $(cat "$work/$name.log")" >&2
+    return 1
+  fi
+  printf -v "port_$name" '%s' "$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$name.log")"
+}
+
+# Bytes a process has read through read/pread so far (/proc/PID/io rchar).
+read_bytes() { awk '$1 == "rchar:" {print $2}' "/proc/$1/io" 2>/dev/null; }
+thread_count() { ls "/proc/$1/task" 2>/dev/null | wc -l; }
+
+# io_stopped_after PID T0_MS LIMIT_S: sets io_stop_ms to how long after T0 the process's
+# reads stopped, once they have stayed still for a whole second; false if they still flow
+# after LIMIT_S.
+io_stopped_after() {
+  local pid=$1 t0=$2 end=$(($(now_ms) + $3 * 1000)) before after still since
+  while (($(now_ms) < end)); do
+    before=$(read_bytes "$pid")
+    since=$(now_ms)
+    sleep 0.1
+    after=$(read_bytes "$pid")
+    if [[ $before == "$after" ]]; then
+      sleep 1
+      still=$(read_bytes "$pid")
+      if [[ $still == "$after" ]]; then
+        io_stop_ms=$((since - t0))
+        return 0
+      fi
+    fi
+  done
+  return 1
+}
+
+# io_flowing PID: the process is reading now.
+io_flowing() {
+  local before
+  before=$(read_bytes "$1")
+  sleep 0.2
+  [[ $(read_bytes "$1") != "$before" ]]
+}
+
+# csv_count FILE PATTERN: lines of FILE matching the extended regular expression.
+csv_count() { grep -Ec -- "$2" "$1" 2>/dev/null; }
+
+finish() {  # finish TEST_NAME
+  echo "$1: $passed passed, $failed failed"
+  ((failed == 0))
+}
