@@ -141,7 +141,8 @@ TEST(AgentLossPolicy, ParsesTheTwoCliWords) {
 
 TEST_F(SeriesFaultsTest, ByDefaultALostAgentStopsTheSeriesKeepingTheCompletedRuns) {
   KillingObserver observer(agents_[1], 1);
-  ResultsRecorder recorder(csv().string(), json().string());
+  const auto timeseries = dir_.path() / "instresults.csv";
+  ResultsRecorder recorder(csv().string(), json().string(), timeseries.string());
   const auto outcome = run_series(registry_.links(), series(AgentLossPolicy::stop), observer, recorder);
 
   ASSERT_TRUE(outcome.error);
@@ -171,6 +172,13 @@ TEST_F(SeriesFaultsTest, ByDefaultALostAgentStopsTheSeriesKeepingTheCompletedRun
   ASSERT_EQ(document->failed_runs.size(), 1U);
   EXPECT_EQ(document->failed_runs[0].error, written.errors[0]);
   EXPECT_EQ(document->failed_runs[0].info.queue_depth, 2U);
+
+  // The side file: run 1's block, then run 2's samples cut short by the same ERROR: line.
+  const auto side = results::read_results_csv(read_all(timeseries), timeseries.string());
+  ASSERT_TRUE(side) << side.error().describe();
+  EXPECT_EQ(side->front().runs.size(), 2U);
+  EXPECT_EQ(side->front().errors, written.errors);
+  EXPECT_EQ(side->front().end, results::CsvSeriesEnd::aborted);
 }
 
 TEST_F(SeriesFaultsTest, WithContinueTheLostAgentIsDroppedAndTheRestRuns) {
