@@ -247,7 +247,12 @@ void Worker::complete(const engine::IoCompletion& completion, std::uint64_t now_
 }
 
 void Worker::publish_if_requested() noexcept {
-  if (!snapshot_requested_.load(std::memory_order_acquire)) return;
+  // Taking the request before copying tells a snapshot() that gave up whether a copy is under
+  // way; the plain load first keeps the hot loop free of a read-modify-write.
+  if (!snapshot_requested_.load(std::memory_order_relaxed) ||
+      !snapshot_requested_.exchange(false, std::memory_order_acquire)) {
+    return;
+  }
   const auto end = window_end_ns_ != 0 ? window_end_ns_ : [&] {
     const auto record_off = record_off_ns_.load(std::memory_order_acquire);
     return record_off != 0 ? record_off : monotonic_now_ns();
@@ -255,7 +260,6 @@ void Worker::publish_if_requested() noexcept {
   published_.window = Nanoseconds(
       window_start_ns_ != 0 && end > window_start_ns_ ? static_cast<std::int64_t>(end - window_start_ns_) : 0);
   std::copy(counters_.begin(), counters_.end(), published_.targets.begin());
-  snapshot_requested_.store(false, std::memory_order_relaxed);
   snapshot_sequence_.fetch_add(1, std::memory_order_release);
 }
 
@@ -281,13 +285,19 @@ WorkerResults Worker::snapshot() {
   std::lock_guard lock(snapshot_mutex_);
   if (running_.load(std::memory_order_acquire)) {
     const auto before = snapshot_sequence_.load(std::memory_order_acquire);
+    const auto published = [&] { return snapshot_sequence_.load(std::memory_order_acquire) != before; };
     snapshot_requested_.store(true, std::memory_order_release);
     const auto deadline = monotonic_now_ns() + 1'000'000'000ULL;
-    while (snapshot_sequence_.load(std::memory_order_acquire) == before && running_.load(std::memory_order_acquire) &&
-           monotonic_now_ns() < deadline) {
+    while (!published() && running_.load(std::memory_order_acquire) && monotonic_now_ns() < deadline) {
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
-    if (snapshot_sequence_.load(std::memory_order_acquire) != before) return published_;
+    // Giving up on a thread stuck in an I/O call: withdraw the request, or the thread would
+    // write published_ later while it is being copied below. If the thread has already
+    // taken it, its copy is under way and finishes without waiting for anything.
+    if (!published() && !snapshot_requested_.exchange(false, std::memory_order_acq_rel)) {
+      while (!published()) std::this_thread::yield();
+    }
+    if (published()) return published_;
   }
   // The thread is gone: everything it wrote happened before running_ turned false.
   if (!running_.load(std::memory_order_acquire)) return results();

@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <thread>
+#include <vector>
 
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/engine/engines.hpp"
@@ -62,6 +65,50 @@ std::unique_ptr<Worker> make_worker(WorkerOptions options, engine::EngineKind ki
   EXPECT_TRUE(worker.has_value()) << worker.error().describe();
   return std::move(*worker);
 }
+
+// A device that hangs: the first submit() blocks until release(), then every I/O completes
+// at once. Its flags are relaxed on purpose: they order nothing between the test and the
+// worker thread, so ThreadSanitizer judges the worker's own synchronisation alone.
+class StuckEngine final : public engine::IoEngine {
+ public:
+  [[nodiscard]] engine::EngineKind kind() const noexcept override { return engine::EngineKind::null; }
+  [[nodiscard]] engine::Capabilities capabilities() const noexcept override { return {}; }
+  [[nodiscard]] Result<void> prepare(const engine::EngineOptions& options) override {
+    queue_depth_ = options.queue_depth;
+    pending_.reserve(queue_depth_);
+    return {};
+  }
+  [[nodiscard]] Result<void> register_targets(std::span<const int>) override { return {}; }
+  [[nodiscard]] Result<void> register_buffers(std::span<const engine::BufferRegion>) override { return {}; }
+  [[nodiscard]] engine::SubmitResult submit(std::span<const engine::IoRequest> requests) noexcept override {
+    while (!released_.load(std::memory_order_relaxed)) std::this_thread::sleep_for(1ms);
+    const auto accepted = std::min<std::size_t>(requests.size(), queue_depth_ - pending_.size());
+    for (const auto& request : requests.first(accepted)) pending_.push_back({request.tag, request.length_bytes});
+    return {accepted, accepted == requests.size() ? engine::SubmitStatus::all_accepted
+                                                  : engine::SubmitStatus::queue_full};
+  }
+  [[nodiscard]] engine::ReapResult reap(std::span<engine::IoCompletion> out, std::size_t,
+                                        Nanoseconds) noexcept override {
+    const auto count = std::min(out.size(), pending_.size());
+    std::copy_n(pending_.end() - static_cast<std::ptrdiff_t>(count), count, out.begin());
+    pending_.resize(pending_.size() - count);
+    reaps_.fetch_add(1, std::memory_order_relaxed);
+    return {count, 0};
+  }
+  [[nodiscard]] std::uint32_t in_flight() const noexcept override {
+    return static_cast<std::uint32_t>(pending_.size());
+  }
+  [[nodiscard]] std::uint32_t queue_depth() const noexcept override { return queue_depth_; }
+
+  void release() noexcept { released_.store(true, std::memory_order_relaxed); }
+  [[nodiscard]] std::uint64_t reaps() const noexcept { return reaps_.load(std::memory_order_relaxed); }
+
+ private:
+  std::uint32_t queue_depth_{};
+  std::vector<engine::IoCompletion> pending_;
+  std::atomic<bool> released_{false};
+  std::atomic<std::uint64_t> reaps_{0};
+};
 
 TEST(Worker, CountsOnlyTheRecordingWindow) {
   constexpr std::uint64_t kSize = 64ULL << 20;
@@ -145,6 +192,30 @@ TEST(Worker, RefusesAnEngineTooShallowForItsSlots) {
   const auto worker = Worker::create(options_for(file, "Database", 8, 1 << 20), std::move(*engine));
   ASSERT_FALSE(worker.has_value());
   EXPECT_NE(worker.error().message().find("8 needed"), std::string::npos);
+}
+
+// snapshot() gives up on a worker stuck in an I/O call and returns the last copy; the
+// worker, once free, must not write that copy while the caller may still be reading it.
+// The worker's write and the caller's read race unless snapshot() withdraws its request:
+// ThreadSanitizer (the tsan preset) fails this test on such a race.
+TEST(Worker, ASnapshotThatGaveUpIsNotWrittenLater) {
+  TempFile file(1 << 20);
+  auto engine = std::make_unique<StuckEngine>();
+  ASSERT_TRUE(engine->prepare({.queue_depth = 4}).has_value());
+  auto* stuck = engine.get();
+  auto worker = Worker::create(options_for(file, "Database", 4, 1 << 20), std::move(engine));
+  ASSERT_TRUE(worker.has_value()) << worker.error().describe();
+  (*worker)->record_on();
+  ASSERT_TRUE((*worker)->start().has_value());
+  const auto while_stuck = (*worker)->snapshot();
+  EXPECT_EQ(while_stuck.targets[0].io_count(), 0U);
+  stuck->release();
+  // Past its next reap the worker has been through publishing once more.
+  const auto reaps = stuck->reaps();
+  while (stuck->reaps() < reaps + 2) std::this_thread::sleep_for(1ms);
+  (*worker)->stop();
+  EXPECT_FALSE((*worker)->failure().has_value());
+  EXPECT_GT((*worker)->results().targets[0].io_count(), 0U);
 }
 
 TEST(Worker, PinsToTheRequestedCpuOrSaysWhyNot) {

@@ -72,7 +72,8 @@ class Worker {
   void stop();
 
   // Live counters of the current window, copied by the worker thread between two I/O
-  // batches (waits at most ~1 s for it; returns the last copy if the thread is gone).
+  // batches (waits at most ~1 s for it, then returns the last copy; the final counters once
+  // the thread is gone).
   [[nodiscard]] WorkerResults snapshot();
   // Final counters; call after stop().
   [[nodiscard]] WorkerResults results() const;
