@@ -101,7 +101,8 @@ std::string TcpSession::tls_refusal_text(const TlsFailure& failure) const {
              config_.tls->files().certificate.string() + " must be signed by a CA in the peer's --tls-ca";
     case TlsFailureKind::peer_alert: return "TLS: the peer ended the session (" + failure.reason + ")";
     case TlsFailureKind::protocol:
-      return "TLS failed " + waiting_for() + ": " + failure.reason + " (does the peer speak TLS?)";
+      if (stage_ == Stage::tls) return "TLS handshake failed: " + failure.reason + " (does the peer speak TLS?)";
+      return "TLS failed " + waiting_for() + ": " + failure.reason;
     case TlsFailureKind::connection: return failure.reason;
   }
   return failure.reason;

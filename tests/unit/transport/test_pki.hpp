@@ -6,6 +6,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>

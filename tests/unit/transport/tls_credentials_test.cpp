@@ -11,7 +11,7 @@
 
 #include "iomark/transport/tls.hpp"
 #include "test_support.hpp"
-#include "tls_files.hpp"
+#include "tls_test.hpp"
 
 namespace iomark::transport::test {
 namespace {

@@ -9,8 +9,9 @@
 #include <thread>
 
 #include "iomark/transport/tcp.hpp"
+#include "raw_peer.hpp"
 #include "test_support.hpp"
-#include "tls_files.hpp"
+#include "tls_test.hpp"
 
 namespace iomark::transport::test {
 namespace {
@@ -181,6 +182,36 @@ TEST_F(TlsTest, AMismatchIsNotRetriedByTheBackoffLoop) {
                                   BackoffPolicy{1ms, 1ms}, {}, [&retries](const Error&, Nanoseconds) { ++retries; });
   ASSERT_FALSE(dialed.has_value());
   EXPECT_EQ(retries, 0U) << dialed.error().message();
+}
+
+TEST_F(TlsTest, ASilentOrGarbledPeerAtATlsListenerIsDroppedAndGoodPeersStillGetIn) {
+  auto controller = load(lab_->issue("controller"));
+  auto config = with_tls(controller_config(key_of('k')), controller);
+  config.handshake_timeout = 300ms;
+  auto listener = listen_on_loopback(config);
+  ASSERT_TRUE(listener);
+
+  auto silent = RawPeer::connect("127.0.0.1", listener->port());
+  ASSERT_TRUE(silent);
+  const auto timed_out = accept_failure(*listener);
+  ASSERT_TRUE(timed_out);
+  EXPECT_EQ(timed_out->code(), ErrorCode::io_error);
+  EXPECT_TRUE(contains(timed_out->message(), "during the TLS handshake")) << timed_out->message();
+  EXPECT_TRUE(silent->wait_for_close());
+
+  auto garbled = RawPeer::connect("127.0.0.1", listener->port());
+  ASSERT_TRUE(garbled && garbled->send_text("GET / HTTP/1.0\r\n\r\n"));
+  const auto refused = accept_failure(*listener);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->code(), ErrorCode::validation_error);
+  EXPECT_TRUE(contains(refused->message(), "TLS handshake failed")) << refused->message();
+  EXPECT_TRUE(garbled->wait_for_close());
+
+  auto good = dial(address_of(*listener), with_tls(agent_config(key_of('k')), load(lab_->issue("db1"))));
+  ASSERT_TRUE(good.has_value()) << good.error().describe();
+  auto accepted = accept_connection(*listener);
+  ASSERT_TRUE(accepted.connection);
+  EXPECT_TRUE(accepted.failures.empty());
 }
 
 }  // namespace
