@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
   app.add_option("--listen", serve.listen, "Wait for a controller on [ADDR:]PORT instead of dialling one");
   app.add_option("--key-file", serve.key_file, "Pre-shared key file (or IOMARK_KEY)");
   app.add_flag("--insecure", serve.insecure, "No authentication (the controller must say so too)");
+  app.add_option("--tls-cert", serve.tls_cert, "TLS: this agent's certificate (PEM; with --tls-key and --tls-ca)");
+  app.add_option("--tls-key", serve.tls_key, "TLS: the private key of --tls-cert (PEM, chmod 600)");
+  app.add_option("--tls-ca", serve.tls_ca, "TLS: the CA certificate the controller's certificate must be signed by");
   app.add_option("--allow", serve.allow, "A device, file or directory the controller may use (repeatable)");
   app.add_flag("--allow-destructive", serve.allow_destructive,
                "Allow writing to block devices that are mounted, partitioned or formatted");

@@ -15,6 +15,7 @@
 #include "iomark/transport/key_file.hpp"
 #include "iomark/transport/session_config.hpp"
 #include "iomark/transport/tcp.hpp"
+#include "iomark/transport/tls.hpp"
 
 namespace iomark::agent_app {
 
@@ -76,9 +77,13 @@ int serve(const ServeOptions& options) {
     if (!loaded) return bad_input(loaded.error());
     key = std::move(*loaded);
   }
+  auto tls = transport::load_tls(options.tls_cert, options.tls_key, options.tls_ca);
+  if (!tls) return bad_input(tls.error());
   const auto name = options.name.empty() ? local_host_name() : options.name;
-  const auto config =
+  auto config =
       transport::make_session_config(protocol::Role::agent, "iomark " IOMARK_VERSION, name, options.own_address, std::move(key));
+  config.tls = std::move(*tls);
+  const std::string over = config.tls ? " over TLS as '" + config.tls->subject() + "'" : "";
   agent::AgentService service({std::move(*policy), std::chrono::seconds(1), name});
   SignalStop signal_stop;
   const auto stop = signal_stop.token();
@@ -86,7 +91,7 @@ int serve(const ServeOptions& options) {
   if (!options.controller.empty()) {
     auto controller = transport::parse_host_port(options.controller, options.port);
     if (!controller) return bad_input(Error(controller.error()).in_field("-i"));
-    std::cerr << "iomark-agent '" << name << "': logging in to " << transport::to_string(*controller) << '\n';
+    std::cerr << "iomark-agent '" << name << "': logging in to " << transport::to_string(*controller) << over << '\n';
     while (!stop.stop_requested()) {
       auto connection = transport::dial_with_backoff(
           *controller, config, transport::BackoffPolicy{}, stop, [](const Error& error, Nanoseconds retry_in) {
@@ -109,7 +114,7 @@ int serve(const ServeOptions& options) {
   if (!address) return bad_input(Error(address.error()).in_field("--listen"));
   auto listener = transport::Listener::open(*address, config);
   if (!listener) return bad_input(listener.error());
-  std::cerr << "iomark-agent '" << name << "': listening on " << (*listener)->endpoint() << '\n';
+  std::cerr << "iomark-agent '" << name << "': listening on " << (*listener)->endpoint() << over << '\n';
   while (!stop.stop_requested()) {
     auto connection = (*listener)->accept(std::chrono::milliseconds(200));
     if (!connection) {

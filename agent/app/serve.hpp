@@ -16,6 +16,9 @@ struct ServeOptions {
   std::string listen;       // --listen [ADDR:]PORT
   std::string key_file;
   bool insecure{false};
+  std::string tls_cert;  // --tls-cert, --tls-key, --tls-ca: all three, or none (plain TCP)
+  std::string tls_key;
+  std::string tls_ca;
   std::vector<std::string> allow;
   bool allow_destructive{false};
 };

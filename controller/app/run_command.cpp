@@ -22,6 +22,7 @@
 #include "iomark/transport/host_port.hpp"
 #include "iomark/transport/key_file.hpp"
 #include "iomark/transport/session_config.hpp"
+#include "iomark/transport/tls.hpp"
 
 namespace iomark::cli {
 
@@ -55,6 +56,9 @@ struct RunOptions {
   std::uint32_t wait_timeout_s{30};
   std::string key_file;
   bool insecure{false};
+  std::string tls_cert;  // --tls-cert, --tls-key, --tls-ca: all three, or none (plain TCP)
+  std::string tls_key;
+  std::string tls_ca;
   std::string description;
   std::string on_agent_loss{"stop"};
 };
@@ -233,16 +237,24 @@ int run(const RunOptions& options) {
     return report(Error(ErrorCode::invalid_argument, "name a plan file or at least one --target"));
   }
 
-  std::optional<protocol::AuthKey> key;
+  controller::RegistryOptions registry_options;
+  registry_options.controller_name = local_host_name();
+  registry_options.build = "iomark " IOMARK_VERSION;
+  // The embedded agent is this process: neither a key nor TLS stands between us.
   const bool embedded = options.managers.empty() && options.listen.empty();
   if (!options.insecure && !embedded) {
     auto loaded = transport::load_key(options.key_file.empty() ? std::nullopt
                                                                : std::optional<std::filesystem::path>(options.key_file));
     if (!loaded) return report(loaded.error());
-    key = std::move(*loaded);
+    registry_options.key = std::move(*loaded);
+  }
+  if (!embedded) {
+    auto tls = transport::load_tls(options.tls_cert, options.tls_key, options.tls_ca);
+    if (!tls) return report(tls.error());
+    registry_options.tls = std::move(*tls);
   }
   ConsoleManagerEvents manager_events;
-  controller::ManagerRegistry managers({std::move(key), local_host_name(), "iomark " IOMARK_VERSION}, manager_events);
+  controller::ManagerRegistry managers(std::move(registry_options), manager_events);
   if (auto connected = connect_managers(managers, options, plan ? existing_plan_paths(*plan) : options.targets);
       !connected) {
     return report(connected.error());
@@ -335,6 +347,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_option("--wait-timeout", options->wait_timeout_s, "With --listen: seconds to wait for them");
   command->add_option("--key-file", options->key_file, "Pre-shared key file (or IOMARK_KEY)");
   command->add_flag("--insecure", options->insecure, "No authentication (the agents must say so too)");
+  command->add_option("--tls-cert", options->tls_cert,
+                      "TLS with the agents: this controller's certificate (PEM; with --tls-key and --tls-ca)");
+  command->add_option("--tls-key", options->tls_key, "TLS: the private key of --tls-cert (PEM, chmod 600)");
+  command->add_option("--tls-ca", options->tls_ca, "TLS: the CA certificate the agents' certificates must be signed by");
   command->callback([&exit_code, options] { exit_code = run(*options); });
 }
 

@@ -12,6 +12,13 @@ namespace {
 // How often the login thread looks at its stop request between logins.
 constexpr auto kLoginPoll = std::chrono::milliseconds(200);
 
+transport::SessionConfig session_config(const RegistryOptions& options) {
+  auto config =
+      transport::make_session_config(protocol::Role::controller, options.build, options.controller_name, "", options.key);
+  config.tls = options.tls;
+  return config;
+}
+
 }  // namespace
 
 ManagerRegistry::ManagerRegistry(RegistryOptions options, ManagerEvents& events)
@@ -25,9 +32,7 @@ ManagerRegistry::~ManagerRegistry() {
 }
 
 Result<void> ManagerRegistry::dial(const transport::HostPort& address, std::stop_token stop) {
-  const auto config = transport::make_session_config(protocol::Role::controller, options_.build,
-                                                     options_.controller_name, "", options_.key);
-  auto connection = transport::dial(address, config, std::move(stop));
+  auto connection = transport::dial(address, session_config(options_), std::move(stop));
   if (!connection) {
     events_.manager_refused(connection.error());
     return fail(connection.error());
@@ -38,9 +43,7 @@ Result<void> ManagerRegistry::dial(const transport::HostPort& address, std::stop
 Result<std::string> ManagerRegistry::listen(const transport::HostPort& address) {
   std::lock_guard lock(mutex_);
   if (listener_) return fail(ErrorCode::invalid_argument, "already listening on " + listener_->endpoint());
-  auto config = transport::make_session_config(protocol::Role::controller, options_.build, options_.controller_name,
-                                               "", options_.key);
-  auto listener = transport::Listener::open(address, std::move(config));
+  auto listener = transport::Listener::open(address, session_config(options_));
   if (!listener) return fail(listener.error());
   listener_ = std::move(*listener);
   login_thread_ = std::jthread([this](std::stop_token stop) { accept_logins(stop); });

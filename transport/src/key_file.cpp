@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string>
 
+#include "file_descriptor.hpp"
+
 namespace iomark::transport {
 
 namespace {
@@ -20,26 +22,11 @@ Error key_file_error(ErrorCode code, const std::filesystem::path& path, const st
   return Error(code, "key file " + path.string() + ": " + why).in_field("--key-file");
 }
 
-// Closes the descriptor on every return path.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) noexcept : fd_(fd) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  [[nodiscard]] int get() const noexcept { return fd_; }
-
- private:
-  int fd_;
-};
-
 }  // namespace
 
 Result<protocol::AuthKey> load_key_file(const std::filesystem::path& path) {
   // One descriptor for the checks and the read, so the file checked is the file read.
-  const FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  const detail::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
   if (file.get() < 0) {
     const int error = errno;
     return fail(key_file_error(error == ENOENT ? ErrorCode::not_found : ErrorCode::io_error, path,

@@ -97,10 +97,14 @@ bool TcpSession::wait_closed(Nanoseconds timeout) {
 
 void TcpSession::start_read() {
   reading_ = true;
-  socket_.async_read_some(asio::buffer(read_buffer_),
-                          [self = shared_from_this()](const boost::system::error_code& error, std::size_t bytes) {
-                            self->on_read(error, bytes);
-                          });
+  auto handler = [self = shared_from_this()](const boost::system::error_code& error, std::size_t bytes) {
+    self->on_read(error, bytes);
+  };
+  if (tls_in_use_) {
+    tls_->async_read_some(asio::buffer(read_buffer_), std::move(handler));
+  } else {
+    socket_.async_read_some(asio::buffer(read_buffer_), std::move(handler));
+  }
 }
 
 void TcpSession::on_read(const boost::system::error_code& error, std::size_t bytes) {
@@ -126,6 +130,11 @@ void TcpSession::on_read(const boost::system::error_code& error, std::size_t byt
   }
 
   last_received_ = Clock::now();
+  if (first_bytes_seen_ < first_bytes_.size()) {
+    const auto take = std::min(bytes, first_bytes_.size() - first_bytes_seen_);
+    std::copy_n(read_buffer_.begin(), take, first_bytes_.begin() + static_cast<std::ptrdiff_t>(first_bytes_seen_));
+    first_bytes_seen_ += take;
+  }
   unattributed_bytes_ += bytes;
   decoder_.feed(std::span<const std::byte>(read_buffer_.data(), bytes));
   for (;;) {
@@ -154,8 +163,15 @@ void TcpSession::on_read(const boost::system::error_code& error, std::size_t byt
 
 void TcpSession::on_peer_gone(const boost::system::error_code& error) {
   eof_seen_ = true;
+  if (tls_in_use_) {
+    const auto failure = classify_tls_failure(error);
+    if (failure.kind != TlsFailureKind::connection) {
+      on_tls_refusal(failure);
+      return;
+    }
+  }
   std::string why;
-  if (error == asio::error::eof) {
+  if (is_end_of_stream(error)) {
     why = decoder_.mid_frame() ? "the peer closed the connection in the middle of a frame"
                                : "the peer closed the connection";
   } else {
@@ -169,6 +185,11 @@ void TcpSession::on_peer_gone(const boost::system::error_code& error) {
 }
 
 void TcpSession::on_frame_error(const protocol::FrameError& frame_error) {
+  if (frame_error.kind == protocol::FrameErrorKind::bad_magic && stage_ == Stage::hello && !tls_in_use_ &&
+      looks_like_tls(std::span<const std::byte>(first_bytes_.data(), first_bytes_seen_))) {
+    refuse_tls_peer();
+    return;
+  }
   const auto what = "protocol violation: " + std::string(protocol::to_string(frame_error.kind)) + ": " +
                     frame_error.error.message();
   const protocol::Envelope report{
@@ -261,10 +282,14 @@ void TcpSession::write_next() {
   buffers.reserve(in_flight_.size());
   for (const auto& frame : in_flight_) buffers.emplace_back(frame.data(), frame.size());
   last_sent_ = Clock::now();
-  asio::async_write(socket_, buffers,
-                    [self = shared_from_this()](const boost::system::error_code& error, std::size_t) {
-                      self->on_written(error);
-                    });
+  auto handler = [self = shared_from_this()](const boost::system::error_code& error, std::size_t) {
+    self->on_written(error);
+  };
+  if (tls_in_use_) {
+    asio::async_write(*tls_, buffers, std::move(handler));
+  } else {
+    asio::async_write(socket_, buffers, std::move(handler));
+  }
 }
 
 void TcpSession::on_written(const boost::system::error_code& error) {
@@ -372,7 +397,8 @@ void TcpSession::finish_close() {
     }();
     done(fail(std::move(error)));
   }
-  if (stage_ == Stage::connecting || !socket_.is_open()) {
+  // Nothing can be handed over in the middle of a TLS handshake (its alert, if any, has gone).
+  if (stage_ == Stage::connecting || tls_handshaking_ || !socket_.is_open()) {
     close_socket();
     return;
   }
@@ -404,6 +430,9 @@ void TcpSession::finish_close() {
 }
 
 void TcpSession::shutdown_send() {
+  // Over TLS too this is only the TCP half-close, without TLS's close_notify: sending that
+  // would need a TLS shutdown, which waits for the peer's close_notify and would compete
+  // with the reads draining the connection. The peer reads the end as is_end_of_stream().
   if (fin_sent_ || socket_closed_) return;
   fin_sent_ = true;
   boost::system::error_code ignored;

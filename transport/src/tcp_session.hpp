@@ -1,5 +1,5 @@
-// One TCP connection from connect/accept to close: session establishment (Hellos, auth),
-// then the established protocol::Connection behaviour (queues, heartbeats, deadlines).
+// One TCP connection from connect/accept to close: session establishment (TLS when
+// configured, Hellos, auth), then the established protocol::Connection behaviour (queues, heartbeats, deadlines).
 #pragma once
 
 #include <array>
@@ -17,6 +17,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "clamp_wait.hpp"
@@ -26,6 +27,7 @@
 #include "iomark/protocol/frame.hpp"
 #include "iomark/protocol/messages.hpp"
 #include "iomark/transport/session_config.hpp"
+#include "tls_detail.hpp"
 
 namespace iomark::transport::detail {
 
@@ -66,7 +68,7 @@ class TcpSession : public std::enable_shared_from_this<TcpSession> {
   [[nodiscard]] bool wait_closed(Nanoseconds timeout);
 
  private:
-  enum class Stage : std::uint8_t { connecting, hello, auth_challenge, auth_response, auth_result, established };
+  enum class Stage : std::uint8_t { connecting, tls, hello, auth_challenge, auth_response, auth_result, established };
   // A local close drops what was received but not yet taken; a close caused by the peer
   // (it closed, went silent, broke the protocol) keeps it for receive() to hand out first.
   enum class CloseKind : std::uint8_t { local, remote };
@@ -78,6 +80,7 @@ class TcpSession : public std::enable_shared_from_this<TcpSession> {
   };
 
   // ---- session establishment (tcp_session_handshake.cpp) ----
+  void start_session();  // TLS first when configured, then the Hellos
   void start_handshake();
   void on_handshake_envelope(protocol::Envelope envelope);
   void on_hello(const protocol::Hello& theirs);
@@ -90,6 +93,15 @@ class TcpSession : public std::enable_shared_from_this<TcpSession> {
   void queue_handshake_message(protocol::Message message);
   [[nodiscard]] std::string label() const;  // "agent 'db1' (127.0.0.1:5123)" once its Hello came
   [[nodiscard]] std::string waiting_for() const;
+
+  // ---- TLS (tcp_session_tls.cpp) ----
+  void start_tls();
+  void on_tls_handshake(const boost::system::error_code& error);
+  // The peer's TLS alert or OpenSSL's verdict on what it sent, once TLS is running.
+  void on_tls_refusal(const TlsFailure& failure);
+  [[nodiscard]] std::string tls_refusal_text(const TlsFailure& failure) const;
+  // A plain peer's first bytes were a TLS record: it speaks TLS and we do not.
+  void refuse_tls_peer();
 
   // ---- I/O (tcp_session.cpp) ----
   void start_read();
@@ -115,6 +127,8 @@ class TcpSession : public std::enable_shared_from_this<TcpSession> {
   const SessionConfig config_;
   const protocol::ConnectionSide side_;
   Tcp::socket socket_;
+  // Over socket_ when config_.tls is set; made when the TLS handshake starts.
+  std::optional<boost::asio::ssl::stream<RecordingSocket>> tls_;
   Tcp::resolver resolver_;
   boost::asio::steady_timer handshake_timer_;
   boost::asio::steady_timer tick_timer_;
@@ -130,6 +144,13 @@ class TcpSession : public std::enable_shared_from_this<TcpSession> {
   protocol::FrameDecoder decoder_{protocol::kMaxHandshakeFrameBytes};
   std::vector<std::byte> read_buffer_;
   std::size_t unattributed_bytes_{0};  // read but not yet counted against an Inbound
+  std::array<std::byte, 2> first_bytes_{};  // the first bytes of a plain stream, to recognise TLS
+  std::size_t first_bytes_seen_{0};
+  // Reads and writes go through tls_. Cleared when its handshake fails: what is left to say
+  // (a refusal to a plain peer) and to drain then goes around it.
+  bool tls_in_use_{false};
+  bool tls_handshaking_{false};
+  std::optional<std::string> verify_failure_;  // why we refused the peer's certificate
   std::vector<std::vector<std::byte>> in_flight_;  // frames being written
   std::chrono::steady_clock::time_point last_received_;
   std::chrono::steady_clock::time_point last_sent_;

@@ -1,4 +1,5 @@
-// Session establishment: connect (dialer), Hellos, then the challenge-response of auth.hpp.
+// Session establishment: connect (dialer), TLS when configured (tcp_session_tls.cpp), Hellos,
+// then the challenge-response of auth.hpp.
 // Each side sends its next message as soon as the peer's previous one allows it, so the two
 // sides never wait for each other: Hello at once; AuthChallenge on the peer's Hello;
 // AuthResponse on the peer's challenge; AuthResult on the peer's response. The peer's
@@ -45,7 +46,7 @@ void TcpSession::start_accepted(Tcp::socket socket, DoneHandler done) {
   handshake_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& timer_error) {
     if (!timer_error) self->on_handshake_timeout();
   });
-  start_handshake();
+  start_session();
 }
 
 void TcpSession::start_dial(const std::string& host, std::uint16_t port, DoneHandler done) {
@@ -74,15 +75,23 @@ void TcpSession::start_dial(const std::string& host, std::uint16_t port, DoneHan
                               }
                               self->label_ = endpoint_text(endpoint);
                               self->peer_.endpoint = self->label_;
-                              self->start_handshake();
+                              self->start_session();
                             });
       });
 }
 
-void TcpSession::start_handshake() {
+void TcpSession::start_session() {
   boost::system::error_code ignored;
   // Commands and heartbeats are small; they must not wait for Nagle's algorithm.
   socket_.set_option(Tcp::no_delay(true), ignored);
+  if (config_.tls) {
+    start_tls();
+  } else {
+    start_handshake();
+  }
+}
+
+void TcpSession::start_handshake() {
   stage_ = Stage::hello;
   queue_handshake_message(config_.hello);
   start_read();
@@ -187,9 +196,12 @@ void TcpSession::on_result(const protocol::AuthResult& result) {
 void TcpSession::on_handshake_timeout() {
   if (closing_ || stage_ == Stage::established) return;
   const auto what = "no session within " + format_duration(config_.handshake_timeout) + " (" + waiting_for() + ")";
-  fail_handshake(Error(ErrorCode::io_error, label() + ": " + what),
-                 envelope_of(protocol::ErrorReport{protocol::ErrorKind::protocol_violation,
-                                                   Error(ErrorCode::io_error, what)}));
+  std::optional<protocol::Envelope> last_words;
+  if (!tls_handshaking_) {
+    last_words = envelope_of(
+        protocol::ErrorReport{protocol::ErrorKind::protocol_violation, Error(ErrorCode::io_error, what)});
+  }
+  fail_handshake(Error(ErrorCode::io_error, label() + ": " + what), std::move(last_words));
 }
 
 void TcpSession::establish() {
@@ -215,6 +227,7 @@ std::string TcpSession::label() const { return hello_received_ ? peer_.describe(
 std::string TcpSession::waiting_for() const {
   switch (stage_) {
     case Stage::connecting: return "while connecting";
+    case Stage::tls: return "during the TLS handshake";
     case Stage::hello: return "while waiting for the peer's hello";
     case Stage::auth_challenge: return "while waiting for the peer's auth challenge";
     case Stage::auth_response: return "while waiting for the peer's auth response";

@@ -25,6 +25,7 @@
 
 namespace iomark::transport {
 class Listener;
+class TlsCredentials;
 }
 
 namespace iomark::controller {
@@ -55,6 +56,9 @@ struct RegistryOptions {
   std::string build;            // our Hello build, e.g. "iomark 0.1.0"
   // How long a new manager may take to send its inventory after the handshake.
   Nanoseconds inventory_timeout{std::chrono::seconds(30)};
+  // Mutual TLS with dialled and logging-in agents (transport/tls.hpp); null for plain TCP.
+  // The embedded agent never uses it.
+  std::shared_ptr<const transport::TlsCredentials> tls{};
 };
 
 class ManagerRegistry {

@@ -1,10 +1,11 @@
-// How one side of a session introduces itself (its Hello), proves itself (the pre-shared key)
-// and how long it waits for its peer. Shared by Listener and dial() (tcp.hpp).
+// How one side of a session introduces itself (its Hello), proves itself (the pre-shared key,
+// and TLS certificates when configured) and how long it waits for its peer. Shared by Listener and dial() (tcp.hpp).
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "iomark/protocol/auth.hpp"
 #include "iomark/protocol/connection.hpp"
 #include "iomark/protocol/messages.hpp"
+#include "iomark/transport/tls.hpp"
 
 namespace iomark::transport {
 
@@ -30,6 +32,9 @@ struct SessionConfig {
   // pre_shared_key Hello needs `key`, an AuthMode::none Hello (--insecure) must have none.
   protocol::Hello hello;
   std::optional<protocol::AuthKey> key;
+  // Mutual TLS under the Hellos (tls.hpp); null for plain TCP. The peer must be configured
+  // the same way, or both sides refuse the session with an error saying which speaks TLS.
+  std::shared_ptr<const TlsCredentials> tls{};
 
   // From the TCP connect (dialer) or accept (listener) until the session is established:
   // resolve, connect, Hellos and authentication together. A peer that is slower (a stalled

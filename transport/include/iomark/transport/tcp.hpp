@@ -6,10 +6,11 @@
 // - an agent started with --listen runs a Listener and the controller dials it (--manager).
 //
 // Session establishment, the same for both sides (messages.hpp, handshake.hpp, auth.hpp):
-// Hellos both ways, agree(); then, unless both sides run AuthMode::none, the HMAC challenge-
-// response both ways. Until then frames above protocol::kMaxHandshakeFrameBytes are refused
-// and the whole exchange must finish within SessionConfig::handshake_timeout. A side that
-// refuses the peer (version mismatch, auth mode mismatch, wrong key, broken frame) sends it
+// the TLS handshake when SessionConfig::tls is set (tls.hpp); Hellos both ways, agree();
+// then, unless both sides run AuthMode::none, the HMAC challenge-response both ways. Until
+// then frames above protocol::kMaxHandshakeFrameBytes are refused and the whole exchange must
+// finish within SessionConfig::handshake_timeout. A side that refuses the peer (version
+// mismatch, auth mode mismatch, wrong key, broken frame, TLS on one side only) sends it
 // an ErrorReport (or a rejecting AuthResult) before closing, so both sides print an error
 // naming the cause; a Connection is handed out only for an established session.
 //

@@ -3,6 +3,7 @@
 //   in_memory.hpp       make_in_memory_pair(): the embedded agent, same frames, no socket
 //   session_config.hpp  our Hello, the key, timeouts and queue limits
 //   key_file.hpp        load_key(): --key-file or IOMARK_KEY
+//   tls.hpp             load_tls(): --tls-cert, --tls-key and --tls-ca
 //   host_port.hpp       "HOST[:PORT]" and "[ADDR:]PORT" as the command lines write them
 #pragma once
 
@@ -11,3 +12,4 @@
 #include "iomark/transport/key_file.hpp"
 #include "iomark/transport/session_config.hpp"
 #include "iomark/transport/tcp.hpp"
+#include "iomark/transport/tls.hpp"
