@@ -271,10 +271,11 @@ class Session {
 
 }  // namespace
 
-AgentService::AgentService(AgentServiceOptions options) : options_(std::move(options)) {}
+AgentService::AgentService(AgentServiceOptions options)
+    : options_(std::move(options)), engines_(engine::probe_engines()) {}
 
 Error AgentService::serve(protocol::Connection& connection, std::stop_token stop) {
-  if (auto sent = connection.send(Envelope{0, 0, collect_inventory(options_.policy, engine::probe_engines())});
+  if (auto sent = connection.send(Envelope{0, 0, collect_inventory(options_.policy, engines_)});
       !sent) {
     return sent.error();
   }
