@@ -89,7 +89,9 @@ class RunDriver {
       if (!reply) return fail(reply.error());
       const auto* final_results = std::get_if<protocol::FinalResults>(&*reply);
       if (final_results == nullptr) return fail(unexpected(manager.manager, *reply, "final results"));
-      run.managers.push_back(manager_result(manager, *final_results));
+      auto result = manager_result(manager, *final_results);
+      if (!result) return fail(result.error());
+      run.managers.push_back(std::move(*result));
     }
     return run;
   }
@@ -181,8 +183,15 @@ class RunDriver {
     return {};
   }
 
-  results::ManagerResult manager_result(const ManagerRun& manager, const protocol::FinalResults& final_results) const {
+  // The agent's counters under the names of what it was assigned; counters of a worker or
+  // target it was not assigned are a named error.
+  Result<results::ManagerResult> manager_result(const ManagerRun& manager,
+                                                const protocol::FinalResults& final_results) const {
     const auto& link = *links_[manager.manager];
+    const auto not_assigned = [&link](const std::string& what, std::size_t assigned, const char* unit) {
+      return Error(ErrorCode::validation_error, link.peer().describe() + ": sent final results for " + what +
+                                                    ", but was assigned " + std::to_string(assigned) + " " + unit);
+    };
     results::ManagerResult result;
     result.name = link.name();
     result.host = {link.inventory().cpu_count, link.inventory().os_name, link.inventory().kernel_release,
@@ -194,7 +203,11 @@ class RunDriver {
     result.network = {final_results.network.packets_per_second, final_results.network.packet_errors_per_second,
                       final_results.network.segments_retransmitted_per_second};
     for (const auto& counters : final_results.workers) {
-      const auto& assigned = manager.assignment.workers.at(counters.worker_index);
+      if (counters.worker_index >= manager.assignment.workers.size()) {
+        return fail(not_assigned("worker " + std::to_string(counters.worker_index),
+                                 manager.assignment.workers.size(), "workers"));
+      }
+      const auto& assigned = manager.assignment.workers[counters.worker_index];
       const auto& first = assigned.targets.front();
       results::WorkerResult worker;
       worker.name = assigned.name;
@@ -206,8 +219,13 @@ class RunDriver {
       worker.test_connection_rate = first.test_connection_rate;
       worker.transactions_per_connection = first.transactions_per_connection;
       for (const auto& target : counters.targets) {
+        if (target.target_index >= assigned.targets.size()) {
+          return fail(not_assigned("target " + std::to_string(target.target_index) + " of worker " +
+                                       std::to_string(counters.worker_index),
+                                   assigned.targets.size(), "targets"));
+        }
         worker.targets.push_back(
-            {assigned.targets.at(target.target_index).path, results::TargetKind::disk, target.counters});
+            {assigned.targets[target.target_index].path, results::TargetKind::disk, target.counters});
       }
       result.workers.push_back(std::move(worker));
     }
