@@ -35,7 +35,7 @@ Result<std::vector<std::size_t>> map_managers(const std::vector<Manager>& planne
   };
   for (const auto& [from, to] : options.manager_map) {
     const auto plan_index = std::find_if(planned.begin(), planned.end(),
-                                         [&](const Manager& m) { return same_name(m.name, from); });
+                                         [&wanted = from](const Manager& m) { return same_name(m.name, wanted); });
     if (plan_index == planned.end()) {
       return fail(Error(ErrorCode::not_found, "the plan has no manager '" + from + "'").in_field("--map"));
     }

@@ -130,8 +130,9 @@ class RunDriver {
       if (!reply) return fail(reply.error());
       const auto* final_results = std::get_if<protocol::FinalResults>(&*reply);
       if (final_results == nullptr) return fail(unexpected(manager.manager, *reply, "final results"));
-      run.managers.push_back(manager_result(manager, final_results->workers, final_results->cpus,
-                                            final_results->network));
+      auto result = manager_result(manager, final_results->workers, final_results->cpus, final_results->network);
+      if (!result) return fail(result.error());
+      run.managers.push_back(std::move(*result));
     }
     return run;
   }
@@ -151,14 +152,16 @@ class RunDriver {
       const auto* sample = std::get_if<protocol::Sample>(&message);
       if (sample == nullptr) return;
       live_.add(manager, *sample);
-      if (sample->phase != protocol::SamplePhase::recording || run_plan_ == nullptr || !recorder_.records_samples()) {
-        return;
-      }
+      if (sample->phase != protocol::SamplePhase::recording || run_plan_ == nullptr) return;
       for (const auto& planned : run_plan_->managers) {
         if (planned.manager != manager) continue;
         notice_errors(planned, *sample);
+        if (!recorder_.records_samples()) continue;
+        // A sample naming what was never assigned is left out; the final results report it.
+        auto counters = manager_result(planned, sample->workers, sample->cpus, sample->network);
+        if (!counters) continue;
         results::RunResults interval{run_plan_->info, {}};
-        interval.managers.push_back(manager_result(planned, sample->workers, sample->cpus, sample->network));
+        interval.managers.push_back(std::move(*counters));
         recorder_.record_sample(interval, results::wall_clock_now());
       }
     };
@@ -271,11 +274,17 @@ class RunDriver {
     return {};
   }
 
-  // One manager's counters, from its final results or from one sample.
-  results::ManagerResult manager_result(const ManagerRun& manager, const std::vector<protocol::WorkerCounters>& workers,
-                                        const std::vector<protocol::CpuUsage>& cpus,
-                                        const protocol::NetworkStats& network) const {
+  // One manager's counters (its final results or one sample) under the names of what it was
+  // assigned; counters of a worker or target it was not assigned are a named error.
+  Result<results::ManagerResult> manager_result(const ManagerRun& manager,
+                                                const std::vector<protocol::WorkerCounters>& workers,
+                                                const std::vector<protocol::CpuUsage>& cpus,
+                                                const protocol::NetworkStats& network) const {
     const auto& link = *links_[manager.manager];
+    const auto not_assigned = [&link](const std::string& what, std::size_t assigned, const char* unit) {
+      return Error(ErrorCode::validation_error, link.peer().describe() + ": sent counters for " + what +
+                                                    ", but was assigned " + std::to_string(assigned) + " " + unit);
+    };
     results::ManagerResult result;
     result.name = link.name();
     result.host = {link.inventory().cpu_count, link.inventory().os_name, link.inventory().kernel_release,
@@ -287,7 +296,11 @@ class RunDriver {
     result.network = {network.packets_per_second, network.packet_errors_per_second,
                       network.segments_retransmitted_per_second};
     for (const auto& counters : workers) {
-      const auto& assigned = manager.assignment.workers.at(counters.worker_index);
+      if (counters.worker_index >= manager.assignment.workers.size()) {
+        return fail(not_assigned("worker " + std::to_string(counters.worker_index),
+                                 manager.assignment.workers.size(), "workers"));
+      }
+      const auto& assigned = manager.assignment.workers[counters.worker_index];
       const auto& first = assigned.targets.front();
       results::WorkerResult worker;
       worker.name = assigned.name;
@@ -299,8 +312,13 @@ class RunDriver {
       worker.test_connection_rate = first.test_connection_rate;
       worker.transactions_per_connection = first.transactions_per_connection;
       for (const auto& target : counters.targets) {
+        if (target.target_index >= assigned.targets.size()) {
+          return fail(not_assigned("target " + std::to_string(target.target_index) + " of worker " +
+                                       std::to_string(counters.worker_index),
+                                   assigned.targets.size(), "targets"));
+        }
         worker.targets.push_back(
-            {assigned.targets.at(target.target_index).path, results::TargetKind::disk, target.counters});
+            {assigned.targets[target.target_index].path, results::TargetKind::disk, target.counters});
       }
       result.workers.push_back(std::move(worker));
     }

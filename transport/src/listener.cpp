@@ -25,7 +25,10 @@ using detail::TcpSession;
 namespace {
 
 // A flood of connections costs at most this many sessions in the handshake at once, each
-// holding at most kMaxHandshakeFrameBytes, each for at most the handshake timeout.
+// holding at most kMaxHandshakeFrameBytes, each for at most the handshake timeout. Beyond it
+// the session that has waited longest is dropped to make room: a good peer is through in
+// milliseconds and a slowloris never is, so a flood of idle connections cannot lock good
+// peers out (dropping the newcomer instead would).
 constexpr std::size_t kMaxHandshakes = 256;
 constexpr std::size_t kMaxWaitingConnections = 64;
 constexpr std::size_t kMaxKeptFailures = 64;
@@ -85,26 +88,20 @@ void Listener::State::on_accepted(const boost::system::error_code& error, Tcp::s
     return;
   }
   if (handshaking.size() >= kMaxHandshakes) {
-    boost::system::error_code ignored;
-    const auto remote = socket.remote_endpoint(ignored);
-    {
-      std::lock_guard lock(mutex);
-      push_failure_locked(Error(ErrorCode::io_error, detail::endpoint_text(remote) + ": dropped: " +
-                                                         std::to_string(kMaxHandshakes) +
-                                                         " other connections are establishing their sessions"));
-    }
-    changed.notify_all();
-    socket.close(ignored);
-  } else {
-    auto session = std::make_shared<TcpSession>(context, config, protocol::ConnectionSide::listener, endpoint);
-    handshaking.push_back(session);
-    session->start_accepted(std::move(socket), [weak_self = weak_from_this(), weak_session = std::weak_ptr(session)](
-                                                   Result<void> outcome) {
-      auto self = weak_self.lock();
-      auto done = weak_session.lock();
-      if (self && done) self->on_session_done(done, std::move(outcome));
-    });
+    // Its done handler reports it (named by the reason below) and finds it already gone.
+    const auto oldest = handshaking.front();
+    handshaking.erase(handshaking.begin());
+    oldest->close("dropped: the slowest of " + std::to_string(kMaxHandshakes) +
+                  " connections establishing their sessions, to make room for a new one");
   }
+  auto session = std::make_shared<TcpSession>(context, config, protocol::ConnectionSide::listener, endpoint);
+  handshaking.push_back(session);
+  session->start_accepted(std::move(socket), [weak_self = weak_from_this(), weak_session = std::weak_ptr(session)](
+                                                 Result<void> outcome) {
+    auto self = weak_self.lock();
+    auto done = weak_session.lock();
+    if (self && done) self->on_session_done(done, std::move(outcome));
+  });
   accept_next();
 }
 

@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "iomark/agent/host_stats.hpp"
 #include "iomark/agent/inventory.hpp"
 #include "iomark/agent/run_session.hpp"
+#include "iomark/common/utf8.hpp"
 #include "iomark/engine/engines.hpp"
 #include "iomark/targets/test_file.hpp"
 #include "iomark/workload/data_pattern.hpp"
@@ -47,6 +50,27 @@ Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) 
     run.workers.push_back(std::move(mapped));
   }
   return run;
+}
+
+// Text the controller accepts in an ErrorReport: UTF-8 of at most `max_bytes`. Paths may
+// hold any bytes but NUL and errors quote them, so a byte that is not UTF-8 becomes '?' and
+// overlong text is cut, rather than the controller refusing the whole report.
+std::string sendable_text(std::string_view text, std::size_t max_bytes) {
+  std::string sendable;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto length = utf8_sequence_length(text, i);
+    const auto piece = length == 0 ? std::string_view("?") : text.substr(i, length);
+    if (sendable.size() + piece.size() > max_bytes) break;
+    sendable += piece;
+    i += std::max<std::size_t>(length, 1);
+  }
+  return sendable;
+}
+
+Error sendable(const Error& error) {
+  return Error(error.code(), sendable_text(error.message(), protocol::kMaxTextBytes))
+      .in_field(sendable_text(error.field(), protocol::kMaxPathBytes))
+      .at({sendable_text(error.location().file, protocol::kMaxPathBytes), error.location().line});
 }
 
 std::vector<protocol::CpuUsage> cpu_usage_of(const std::vector<CpuUtilisation>& cpus) {
@@ -103,7 +127,7 @@ class Session {
     (void)connection_.send(Envelope{0, request.request_id, std::move(message)});
   }
   void refuse(const Envelope& request, const Error& error) {
-    reply(request, protocol::ErrorReport{protocol::ErrorKind::request_failed, error});
+    reply(request, protocol::ErrorReport{protocol::ErrorKind::request_failed, sendable(error)});
   }
   void ack(const Envelope& request) { reply(request, protocol::Ack{}); }
 
@@ -276,10 +300,11 @@ class Session {
 
 }  // namespace
 
-AgentService::AgentService(AgentServiceOptions options) : options_(std::move(options)) {}
+AgentService::AgentService(AgentServiceOptions options)
+    : options_(std::move(options)), engines_(engine::probe_engines()) {}
 
 Error AgentService::serve(protocol::Connection& connection, std::stop_token stop) {
-  if (auto sent = connection.send(Envelope{0, 0, collect_inventory(options_.policy, engine::probe_engines())});
+  if (auto sent = connection.send(Envelope{0, 0, collect_inventory(options_.policy, engines_)});
       !sent) {
     return sent.error();
   }

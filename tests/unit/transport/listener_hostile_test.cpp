@@ -168,5 +168,26 @@ TEST(ListenerHostile, ManyBrokenClientsAtOnce) {
   expect_good_client_connects(*listener);
 }
 
+// More idle connections than the listener handshakes at once (256): the ones that waited
+// longest make room, so the good client still gets through.
+TEST(ListenerHostile, AFloodOfIdleConnectionsCannotLockOutAGoodClient) {
+  auto listener = listen_on_loopback(controller_config(key_of('k')));
+  ASSERT_TRUE(listener);
+  constexpr int kIdle = 300;
+  std::vector<std::unique_ptr<RawPeer>> idle;
+  for (int i = 0; i < kIdle; ++i) {
+    idle.push_back(RawPeer::connect("127.0.0.1", listener->port()));
+    ASSERT_TRUE(idle.back());
+  }
+  auto good = dial(address_of(*listener), agent_config(key_of('k'), "good"));
+  ASSERT_TRUE(good.has_value()) << good.error().message();
+  auto accepted = accept_connection(*listener);
+  ASSERT_TRUE(accepted.connection);
+  EXPECT_EQ(accepted.connection->peer().name, "good");
+  ASSERT_FALSE(accepted.failures.empty());
+  EXPECT_TRUE(contains(accepted.failures.front().message(), "dropped: the slowest of 256"))
+      << accepted.failures.front().message();
+}
+
 }  // namespace
 }  // namespace iomark::transport::test

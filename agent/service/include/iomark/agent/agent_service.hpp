@@ -8,8 +8,10 @@
 #include <chrono>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "iomark/common/result.hpp"
+#include "iomark/engine/engines.hpp"
 #include "iomark/protocol/connection.hpp"
 #include "iomark/targets/safety_policy.hpp"
 
@@ -23,6 +25,7 @@ struct AgentServiceOptions {
 
 class AgentService {
  public:
+  // Probes the I/O engines once: every connection's inventory reports that probe.
   explicit AgentService(AgentServiceOptions options);
 
   // Serves one established connection until it closes or `stop` is requested, one request at
@@ -32,6 +35,9 @@ class AgentService {
 
  private:
   AgentServiceOptions options_;
+  // What the engines can do does not change while the agent runs, and probing costs tens of
+  // milliseconds (destroying a linux-aio context waits for the kernel), so it is done once.
+  std::vector<engine::EngineProbe> engines_;
 };
 
 }  // namespace iomark::agent

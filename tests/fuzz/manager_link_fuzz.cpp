@@ -1,0 +1,83 @@
+// The controller's handling of what an agent sends (ManagerLink and the series runner): the
+// input is the frames of one agent session, played to the controller through a scripted
+// connection while it runs a two-run series on that agent. The controller must finish the
+// series or stop it with a named error, never crash or hang, and what it records from the
+// agent's numbers must read back: results.csv through the CSV reader, the JSON document
+// through the JSON reader, unchanged.
+#include <chrono>
+
+#include "fuzz_support.hpp"
+#include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/controller/manager_link.hpp"
+#include "iomark/controller/quick_series.hpp"
+#include "iomark/controller/series_runner.hpp"
+#include "iomark/results/csv_reader.hpp"
+#include "iomark/results/results_csv.hpp"
+#include "iomark/results/results_json.hpp"
+#include "iomark/results/summary.hpp"
+
+namespace {
+
+using namespace iomark;
+
+protocol::PeerInfo agent_peer() {
+  return protocol::PeerInfo{protocol::Role::agent, "fuzz-agent", "", "in-process", "iomark fuzz", 1,
+                            protocol::AuthMode::none};
+}
+
+// The series seeds.cpp's agent sessions answer: two runs (QD 1 and 4) of two workers with
+// two targets each, a test file prepared first, no ramp-up and no recording time to wait.
+controller::QuickSeriesOptions series_options() {
+  controller::QuickSeriesOptions options;
+  options.targets = {"/data/iobw.tst", "/dev/sdb"};
+  const auto* spec = access_specs::find_builtin_spec("Database");
+  fuzz::require(spec != nullptr, "the built-in Database spec");
+  options.spec = *spec;
+  options.queue_depths = {1, 4};
+  options.workers = 2;
+  options.ramp_up_s = 0;
+  options.run_time_s = 0;
+  options.test_file_bytes = 1024 * 1024;
+  options.seed = 7;
+  options.description = "fuzz";
+  return options;
+}
+
+void check_recorded(const controller::SeriesPlan& series, const controller::SeriesOutcome& outcome) {
+  results::ResultsCsvAppender appender;
+  auto csv = appender.begin_series(series.info);
+  for (const auto& run : outcome.runs) csv += appender.append_run(run, results::summarize_run(run));
+  csv += appender.end_series(outcome.outcome);
+  const auto read = results::read_results_csv(csv, "results.csv");
+  fuzz::require(read.has_value(), "results.csv of an agent's numbers reads back: " +
+                                      (read ? std::string() : read.error().describe()));
+  fuzz::require(read->size() == 1 && read->front().runs.size() == outcome.runs.size(),
+                "results.csv holds every completed run");
+
+  const results::SeriesResults recorded{series.info, std::nullopt, outcome.runs, outcome.outcome};
+  const auto json = results::read_results_json(results::write_results_json(recorded), "results.json");
+  fuzz::require(json.has_value(), "results.json of an agent's numbers reads back: " +
+                                      (json ? std::string() : json.error().describe()));
+  fuzz::require(*json == recorded, "results.json of an agent's numbers reads back unchanged");
+}
+
+class Quiet final : public controller::SeriesObserver {};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  auto connection = std::make_unique<fuzz::ScriptedConnection>(agent_peer(),
+                                                               fuzz::envelopes_in(fuzz::bytes_of(data, size)));
+  auto link = controller::ManagerLink::open(std::move(connection), Nanoseconds(0));
+  if (!link) return 0;
+  const std::vector<controller::ManagerLink*> links{link->get()};
+  const auto series = controller::quick_series(series_options(), links);
+  fuzz::require(series.has_value(), "the series plan");
+  Quiet observer;
+  controller::ResultsRecorder recorder("", "");
+  const auto outcome = controller::run_series(links, *series, observer, recorder);
+  fuzz::require(outcome.error.has_value() == (outcome.outcome != results::SeriesOutcome::completed),
+                "a series stops early only with a named error");
+  check_recorded(*series, outcome);
+  return 0;
+}

@@ -1,0 +1,125 @@
+#include <utility>
+
+#include "fuzz_support.hpp"
+#include "sample_messages.hpp"
+
+namespace iomark::fuzz {
+
+namespace {
+
+using namespace protocol;
+
+Envelope request(std::uint64_t id, Message message) { return Envelope{id, 0, std::move(message)}; }
+Envelope reply(std::uint64_t to, Message message) { return Envelope{0, to, std::move(message)}; }
+
+Seed seed(std::string name, const std::vector<Envelope>& envelopes) { return {std::move(name), frames_of(envelopes)}; }
+
+std::vector<Seed> frame_decoder_seeds() {
+  std::vector<Seed> seeds;
+  const auto every = test::every_message();
+  for (const auto& envelope : every) seeds.push_back(seed(std::string(message_name(envelope.message)), {envelope}));
+  seeds.push_back(seed("every_message", every));
+  return seeds;
+}
+
+// What a controller sends an agent (agent_session_fuzz.cpp puts every path in its sandbox).
+Assignment null_engine_assignment(std::uint64_t run_id, std::string path) {
+  Assignment assignment = test::sample_assignment();
+  assignment.run_id = run_id;
+  assignment.engine = "null";
+  assignment.buffered = true;
+  assignment.workers.resize(1);
+  auto& worker = assignment.workers.front();
+  worker.cpu.reset();
+  worker.targets = {TargetAssignment{std::move(path), 4, 64, 0, access_specs::DataPattern::pseudo_random, 7, false, 1}};
+  return assignment;
+}
+
+std::vector<Seed> agent_session_seeds() {
+  const PrepareTargets prepare{{{"/", 64 * 1024, access_specs::DataPattern::repeating_bytes, 1}}};
+  std::vector<Seed> seeds;
+  seeds.push_back(seed("whole_run", {request(1, prepare), request(2, null_engine_assignment(1, "/iobw.tst")),
+                                     request(3, PhaseCommand{1, Phase::start}),
+                                     request(4, PhaseCommand{1, Phase::begin_io}),
+                                     request(5, PhaseCommand{1, Phase::record_on}), Envelope{0, 0, Heartbeat{1}},
+                                     request(6, PhaseCommand{1, Phase::record_off}),
+                                     request(7, PhaseCommand{1, Phase::stop})}));
+  seeds.push_back(seed("directory_target_aborted",
+                       {request(1, null_engine_assignment(2, "/")), request(2, PhaseCommand{2, Phase::start}),
+                        request(3, PhaseCommand{2, Phase::begin_io}), request(4, PhaseCommand{2, Phase::abort})}));
+  seeds.push_back(seed("out_of_turn", {request(1, PhaseCommand{3, Phase::begin_io}),
+                                       request(2, null_engine_assignment(3, "/missing")),
+                                       request(3, PhaseCommand{3, Phase::record_on}),
+                                       request(4, PhaseCommand{4, Phase::stop}), request(5, PhaseCommand{3, Phase::start}),
+                                       request(6, PhaseCommand{3, Phase::stop})}));
+  seeds.push_back(seed("every_message", test::every_message()));
+  return seeds;
+}
+
+// What an agent sends the controller in manager_link_fuzz.cpp's series: two runs of two
+// workers with two targets each, test files prepared before the first; request ids count
+// from 1 (prepare, assignment, start, begin I/O, record on, record off, stop, then the
+// second run from assignment on).
+FinalResults final_results(std::uint64_t run_id) {
+  FinalResults results;
+  results.run_id = run_id;
+  for (std::uint32_t w = 0; w < 2; ++w) {
+    WorkerCounters worker{w, Nanoseconds(1'000'000'000), {}};
+    for (std::uint32_t t = 0; t < 2; ++t) worker.targets.push_back({t, test::sample_counters(40, w * 2 + t)});
+    results.workers.push_back(std::move(worker));
+  }
+  results.cpus = {{0, 12.5, 10.0, 2.5, 0.5, 0.25, 100.0}, {1, 50.0, 40.0, 10.0, 0.0, 0.0, 10.0}};
+  results.network = {10.0, 0.0, 0.5};
+  return results;
+}
+
+Sample sample(std::uint64_t run_id, std::uint64_t sequence, SamplePhase phase) {
+  Sample sample;
+  sample.run_id = run_id;
+  sample.sequence = sequence;
+  sample.run_time = Nanoseconds(sequence * 1'000'000'000);
+  sample.interval = Nanoseconds(1'000'000'000);
+  sample.phase = phase;
+  sample.workers = {{0, Nanoseconds(1'000'000'000), {{0, test::sample_counters(10, sequence)}}}};
+  sample.cpus = {{0, 42.5, 30.25, 12.25, 1.5, 3.75, 12345.5}};
+  return sample;
+}
+
+std::vector<Envelope> one_run(std::uint64_t first_id, std::uint64_t run_id) {
+  auto id = first_id;
+  std::vector<Envelope> agent{reply(id++, Ack{}), reply(id++, Ack{})};
+  agent.push_back(Envelope{0, 0, sample(run_id, 1, SamplePhase::ramp_up)});
+  agent.push_back(reply(id++, Ack{}));
+  agent.push_back(Envelope{0, 0, sample(run_id, 2, SamplePhase::recording)});
+  agent.push_back(reply(id++, Ack{}));
+  agent.push_back(reply(id++, Ack{}));
+  agent.push_back(reply(id++, final_results(run_id)));
+  return agent;
+}
+
+std::vector<Seed> manager_link_seeds() {
+  std::vector<Envelope> series{Envelope{0, 0, test::sample_inventory()}};
+  series.push_back(reply(1, PrepareProgress{"/data/iobw.tst", 512, 1024}));
+  series.push_back(reply(1, Ack{}));
+  for (const auto& envelope : one_run(2, 1)) series.push_back(envelope);
+  for (const auto& envelope : one_run(8, 2)) series.push_back(envelope);
+  std::vector<Seed> seeds{seed("two_runs", series)};
+  seeds.push_back(seed("inventory_only", {Envelope{0, 0, test::sample_inventory()}}));
+  seeds.push_back(seed("refused_assignment",
+                       {Envelope{0, 0, test::sample_inventory()}, reply(1, Ack{}),
+                        reply(2, ErrorReport{ErrorKind::request_failed,
+                                             Error(ErrorCode::not_found, "no such target").in_field("path")})}));
+  seeds.push_back(seed("every_message", test::every_message()));
+  return seeds;
+}
+
+}  // namespace
+
+std::vector<Seed> generated_seeds(std::string_view target) {
+  if (target == "frame_decoder") return frame_decoder_seeds();
+  if (target == "agent_session") return agent_session_seeds();
+  if (target == "manager_link") return manager_link_seeds();
+  return {};
+}
+
+}  // namespace iomark::fuzz
