@@ -117,6 +117,8 @@ timeout 60 "$iomark" run --manager "127.0.0.1:$port_a" --key-file "$work/wrong" 
 status=$?
 check "wrong key: controller exits 3" test "$status" -eq 3
 check "wrong key: controller says so" grep -q "authentication failed" "$work/wrong.err"
+# The agent logs the refusal on its own thread: give it a moment after the controller exits.
+for _ in $(seq 1 50); do grep -q "authentication failed" "$work/agentA.log" && break; sleep 0.1; done
 check "wrong key: agent says so" grep -q "authentication failed" "$work/agentA.log"
 check "wrong key: nothing recorded" test ! -e "$work/wrong.csv"
 
