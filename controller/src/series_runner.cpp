@@ -151,12 +151,11 @@ class RunDriver {
       const auto* sample = std::get_if<protocol::Sample>(&message);
       if (sample == nullptr) return;
       live_.add(manager, *sample);
-      if (sample->phase != protocol::SamplePhase::recording || run_plan_ == nullptr || !recorder_.records_samples()) {
-        return;
-      }
+      if (sample->phase != protocol::SamplePhase::recording || run_plan_ == nullptr) return;
       for (const auto& planned : run_plan_->managers) {
         if (planned.manager != manager) continue;
         notice_errors(planned, *sample);
+        if (!recorder_.records_samples()) continue;
         results::RunResults interval{run_plan_->info, {}};
         interval.managers.push_back(manager_result(planned, sample->workers, sample->cpus, sample->network));
         recorder_.record_sample(interval, results::wall_clock_now());
