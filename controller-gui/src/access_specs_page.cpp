@@ -17,6 +17,7 @@
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/spec_models.hpp"
+#include "table_views.hpp"
 
 namespace iomark::gui {
 
@@ -50,6 +51,7 @@ SpecEditorDialog::SpecEditorDialog(const AccessSpec& spec, std::vector<std::stri
   view_ = new QTableView;
   view_->setModel(lines_);
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 8);
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->setSelectionMode(QAbstractItemView::SingleSelection);
   auto selected_line = [this]() -> std::optional<std::size_t> {
@@ -139,11 +141,8 @@ AccessSpecsPage::AccessSpecsPage(PlanDocument& document, QWidget* parent) : QWid
   library_ = new SpecLibraryModel(this);
   library_view_ = new QTableView;
   library_view_->setModel(library_);
-  library_view_->verticalHeader()->hide();
-  library_view_->horizontalHeader()->setSectionResizeMode(SpecLibraryModel::name_column, QHeaderView::Stretch);
-  library_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  make_compact(*library_view_, SpecLibraryModel::name_column);
   library_view_->setSelectionMode(QAbstractItemView::SingleSelection);
-  library_view_->setAlternatingRowColors(true);
 
   assign_ = button(tr("<< Assign"), tr("Add the selected specification to the worker's list"));
   unassign_ = button(tr("Remove >>"), tr("Take the selected specification off the worker's list"));
@@ -178,9 +177,9 @@ AccessSpecsPage::AccessSpecsPage(PlanDocument& document, QWidget* parent) : QWid
   library_layout->addLayout(library_buttons);
 
   auto* layout = new QHBoxLayout(this);
-  layout->addWidget(assigned_box, 2);
+  layout->addWidget(assigned_box, 1);
   layout->addLayout(middle);
-  layout->addWidget(library_box, 3);
+  layout->addWidget(library_box, 2);
 
   connect(assign_, &QPushButton::clicked, this, [this] {
     if (const auto* spec = selected_library_spec()) assign(spec->name);

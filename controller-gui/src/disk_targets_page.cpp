@@ -17,6 +17,7 @@
 #include "iomark/common/units.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/targets_model.hpp"
+#include "table_views.hpp"
 
 namespace iomark::gui {
 
@@ -48,10 +49,7 @@ DiskTargetsPage::DiskTargetsPage(PlanDocument& document, QWidget* parent) : QWid
   targets_ = new TargetsModel(this);
   view_ = new QTableView;
   view_->setModel(targets_);
-  view_->verticalHeader()->hide();
-  view_->horizontalHeader()->setSectionResizeMode(TargetsModel::details_column, QHeaderView::Stretch);
-  view_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  view_->setAlternatingRowColors(true);
+  make_compact(*view_, TargetsModel::details_column);
   add_path_ = new QPushButton(tr("Add a path..."));
   add_path_->setToolTip(tr("A file, a device, or a directory where iobw.tst is made"));
 

@@ -25,9 +25,12 @@
 #include "iomark/gui/access_specs_page.hpp"
 #include "iomark/gui/disk_targets_page.hpp"
 #include "iomark/gui/plan_document.hpp"
+#include "iomark/gui/result_charts.hpp"
 #include "iomark/gui/results_page.hpp"
 #include "iomark/gui/session.hpp"
 #include "iomark/gui/test_setup_page.hpp"
+#include "iomark/gui/wording.hpp"
+#include "table_views.hpp"
 
 namespace iomark::gui {
 
@@ -75,8 +78,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   topology_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   topology_view_->setSelectionMode(QAbstractItemView::SingleSelection);
   topology_view_->setUniformRowHeights(true);
-  topology_view_->header()->setSectionResizeMode(TopologyModel::name_column, QHeaderView::ResizeToContents);
-  topology_view_->setMinimumWidth(300);
+  topology_view_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  topology_view_->setMinimumWidth(320);
 
   targets_page_ = new DiskTargetsPage(*document_);
   specs_page_ = new AccessSpecsPage(*document_);
@@ -85,26 +88,24 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   tabs_ = new QTabWidget;
   tabs_->addTab(targets_page_, tr("Disk &Targets"));
   tabs_->addTab(specs_page_, tr("&Access Specifications"));
-  tabs_->addTab(results_page_, tr("&Results Display"));
+  tabs_->addTab(results_page_, tr("Results &Display"));
   tabs_->addTab(setup_page_, tr("Test &Setup"));
 
   auto* splitter = new QSplitter;
   splitter->addWidget(topology_view_);
   splitter->addWidget(tabs_);
   splitter->setStretchFactor(1, 1);
-  splitter->setSizes({380, 900});
+  splitter->setSizes({460, 940});
   setCentralWidget(splitter);
 
   log_view_ = new QTableView;
   log_view_->setModel(log_);
-  log_view_->verticalHeader()->hide();
-  log_view_->horizontalHeader()->setSectionResizeMode(LogModel::text_column, QHeaderView::Stretch);
-  log_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  log_view_->setWordWrap(false);
+  make_compact(*log_view_, LogModel::text_column);
   log_dock_ = new QDockWidget(tr("Log"));
   log_dock_->setObjectName(QStringLiteral("log"));
   log_dock_->setWidget(log_view_);
   addDockWidget(Qt::BottomDockWidgetArea, log_dock_);
+  resizeDocks({log_dock_}, {150}, Qt::Vertical);
 
   run_status_ = new QLabel(tr("Ready"));
   managers_status_ = new QLabel;
@@ -113,6 +114,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
 
   build_actions();
   build_menus_and_toolbar();
+#ifdef IOMARK_GUI_CHARTS
+  add_result_charts(*this);
+#endif
 
   connect(log_, &LogModel::rowsInserted, log_view_, [this] { log_view_->scrollToBottom(); });
   connect(log_, &LogModel::added, this, [this](Severity severity, const QString& text) {
@@ -130,7 +134,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   });
   connect(session_, &Session::series_started, this, [this](std::size_t runs) {
     results_page_->begin_series();
-    run_status_->setText(tr("Starting %n run(s)...", nullptr, static_cast<int>(runs)));
+    run_status_->setText(tr("Starting %1...").arg(count_text(runs, "run")));
     refresh_topology();
     update_actions();
   });
@@ -152,13 +156,14 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(session_, &Session::series_finished, this, [this](results::SeriesOutcome outcome, const QString& error) {
     const auto runs = session_->last_results().runs.size();
     if (outcome == results::SeriesOutcome::completed) {
-      report(Severity::info, tr("series completed: %n run(s)", nullptr, static_cast<int>(runs)));
-      run_status_->setText(tr("Series completed (%n run(s))", nullptr, static_cast<int>(runs)));
+      report(Severity::info, tr("series completed: %1").arg(count_text(runs, "run")));
+      run_status_->setText(tr("Series completed: %1").arg(count_text(runs, "run")));
     } else {
       report(error.contains(QStringLiteral("stopped by the user")) ? Severity::warning : Severity::error,
-             tr("series stopped after %n run(s): %1", nullptr, static_cast<int>(runs)).arg(error));
-      run_status_->setText(tr("Series stopped after %n run(s)", nullptr, static_cast<int>(runs)));
+             tr("series stopped after %1: %2").arg(count_text(runs, "run"), error));
+      run_status_->setText(tr("Series stopped after %1").arg(count_text(runs, "run")));
     }
+    results_page_->end_series(run_status_->text());
     refresh_topology();
     update_actions();
   });
@@ -349,9 +354,8 @@ bool MainWindow::save_results(const QString& path) {
     report(Severity::error, QString::fromStdString(written.error().describe()));
     return false;
   }
-  report(Severity::info, tr("saved the results of %n run(s) to %1", nullptr,
-                            static_cast<int>(session_->last_results().runs.size()))
-                             .arg(path));
+  report(Severity::info,
+         tr("saved the results of %1 to %2").arg(count_text(session_->last_results().runs.size(), "run"), path));
   return true;
 }
 
@@ -480,6 +484,20 @@ void MainWindow::disconnect_selected() {
   if (row.live_index) session_->disconnect_manager(*row.live_index);
 }
 
+void MainWindow::add_chart(QWidget* chart, const QString& title) {
+  if (charts_ == nullptr) {
+    charts_ = new QTabWidget;
+    tabs_->insertTab(tabs_->indexOf(results_page_) + 1, charts_, tr("C&harts"));
+  }
+  charts_->addTab(chart, title);
+}
+
+void MainWindow::show_chart(QWidget* chart) {
+  if (charts_ == nullptr || charts_->indexOf(chart) < 0) return;
+  charts_->setCurrentWidget(chart);
+  tabs_->setCurrentWidget(charts_);
+}
+
 void MainWindow::select(const TopologyModel::Position& position) {
   const auto index = topology_->index_of(position);
   if (!index.isValid()) return;
@@ -498,10 +516,15 @@ void MainWindow::refresh_topology() {
   const auto keep = last_selection_;
   topology_->set_rows(build_topology(document_->managers(), session_->managers(), session_->series_running()));
   topology_view_->expandAll();
-  if (keep) select(*keep);
+  if (keep) {
+    select(*keep);
+  } else if (!topology_->rows().empty()) {
+    // Something to edit from the start: the first worker (or manager).
+    select({0, topology_->rows().front().workers.empty() ? std::nullopt : std::optional<std::size_t>(0)});
+  }
   selection_changed();
   const auto count = session_->managers().size();
-  auto text = tr("%n manager(s) connected", nullptr, static_cast<int>(count));
+  auto text = tr("%1 connected").arg(count_text(count, "manager"));
   if (!session_->listening().isEmpty()) text += tr(", listening on %1").arg(session_->listening());
   managers_status_->setText(text);
   update_actions();

@@ -8,12 +8,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
-#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include "iomark/common/units.hpp"
-#include "iomark/gui/test_setup_page.hpp"
+#include "iomark/gui/wording.hpp"
+#include "table_views.hpp"
 
 namespace iomark::gui {
 
@@ -24,11 +24,10 @@ constexpr int kIntervals[] = {1, 2, 3, 4, 5, 10, 15, 30, 45, 60};
 QTableView* figures_view(FiguresModel* model) {
   auto* view = new QTableView;
   view->setModel(model);
-  view->verticalHeader()->hide();
-  view->horizontalHeader()->setSectionResizeMode(FiguresModel::name_column, QHeaderView::Stretch);
-  view->setSelectionBehavior(QAbstractItemView::SelectRows);
+  make_compact(*view, FiguresModel::name_column);
+  // Rows arrive while the tab may be hidden: leave room for the figures from the start.
+  view->horizontalHeader()->setMinimumSectionSize(view->fontMetrics().horizontalAdvance(QStringLiteral("0000000.00")));
   view->setSelectionMode(QAbstractItemView::SingleSelection);
-  view->setAlternatingRowColors(true);
   return view;
 }
 
@@ -75,12 +74,9 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
   auto* runs_layout = new QVBoxLayout(runs_box);
   runs_layout->addWidget(runs_view_);
 
-  views_ = new QTabWidget;
-  views_->hide();
   auto* splitter = new QSplitter(Qt::Vertical);
   splitter->addWidget(live_box);
   splitter->addWidget(runs_box);
-  splitter->addWidget(views_);
   splitter->setChildrenCollapsible(false);
 
   auto* layout = new QVBoxLayout(this);
@@ -94,11 +90,6 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
   connect(live_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ResultsPage::show_meters);
   connect(live_, &QAbstractItemModel::dataChanged, this, &ResultsPage::show_meters);
   connect(live_, &QAbstractItemModel::modelReset, this, &ResultsPage::show_meters);
-}
-
-void ResultsPage::add_view(QWidget* view, const QString& title) {
-  views_->addTab(view, title);
-  views_->show();
 }
 
 void ResultsPage::begin_series() {
@@ -130,6 +121,11 @@ void ResultsPage::show_live(const LiveUpdate& update) {
   const bool first = live_->rowCount() == 0;
   live_->set_rows(update.rows);
   if (first && live_->rowCount() > 0) live_view_->selectRow(0);
+}
+
+void ResultsPage::end_series(const QString& text) {
+  phase_->setText(text);
+  since_shown_.invalidate();
 }
 
 void ResultsPage::add_run(std::size_t index, const results::RunResults& run, const results::RunSummary& summary) {

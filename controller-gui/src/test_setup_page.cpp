@@ -18,6 +18,8 @@
 #include "iomark/access_specs/field_descriptors.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/run_models.hpp"
+#include "iomark/gui/wording.hpp"
+#include "table_views.hpp"
 
 namespace iomark::gui {
 
@@ -69,16 +71,6 @@ const TypeInfo& type_info(TestType type) {
 
 }  // namespace
 
-QString duration_text(double seconds) {
-  const auto total = static_cast<long long>(seconds + 0.5);
-  const auto hours = total / 3600;
-  const auto minutes = total % 3600 / 60;
-  const auto rest = total % 60;
-  if (hours > 0) return QStringLiteral("%1 h %2 min").arg(hours).arg(minutes);
-  if (minutes > 0) return QStringLiteral("%1 min %2 s").arg(minutes).arg(rest);
-  return QStringLiteral("%1 s").arg(rest);
-}
-
 TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(parent), document_(document) {
   description_ = new QLineEdit;
   description_->setPlaceholderText(tr("Recorded in the results"));
@@ -127,10 +119,7 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
   preview_ = new RunPreviewModel(this);
   preview_view_ = new QTableView;
   preview_view_->setModel(preview_);
-  preview_view_->verticalHeader()->hide();
-  preview_view_->horizontalHeader()->setSectionResizeMode(RunPreviewModel::description_column, QHeaderView::Stretch);
-  preview_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  preview_view_->setAlternatingRowColors(true);
+  make_compact(*preview_view_, RunPreviewModel::description_column);
   preview_summary_ = new QLabel;
   preview_summary_->setWordWrap(true);
 
@@ -247,8 +236,8 @@ void TestSetupPage::refresh_preview() {
     return;
   }
   const double seconds = static_cast<double>(rows->size()) * (setup.run_time_s + setup.ramp_up_s);
-  preview_summary_->setText(tr("%n run(s), about %1 without preparing test files.", nullptr, static_cast<int>(rows->size()))
-                                .arg(duration_text(seconds)));
+  preview_summary_->setText(tr("%1, about %2 without preparing test files.")
+                                .arg(count_text(rows->size(), "run"), duration_text(seconds)));
 }
 
 }  // namespace iomark::gui

@@ -24,7 +24,7 @@ TopologyWorkerRow worker_row(const access_specs::Worker& worker) {
   const auto targets = worker.targets ? worker.targets->size() : 0;
   row.state = targets == 0 ? std::string("no target")
                            : std::to_string(targets) + (targets == 1 ? " target, " : " targets, ") +
-                                 std::to_string(worker.outstanding_ios) + " outstanding I/Os";
+                                 "QD " + std::to_string(worker.outstanding_ios);
   if (worker.assigned_specs) {
     for (const auto& spec : *worker.assigned_specs) row.details += (row.details.empty() ? "" : ", ") + spec;
   }

@@ -18,6 +18,10 @@
 #include "iomark/gui/test_setup_page.hpp"
 #include "iomark/results/csv_reader.hpp"
 #include "iomark/results/results_json.hpp"
+#ifdef IOMARK_GUI_CHARTS
+#include "iomark/gui/charts/live_chart.hpp"
+#include "iomark/gui/charts/qd_chart.hpp"
+#endif
 
 namespace iomark::gui {
 namespace {
@@ -89,6 +93,18 @@ TEST(MainWindow, RunsALegacyPlanOnTheEmbeddedAgentAndSavesTheResults) {
   for (const auto& figures : runs.rows()) EXPECT_GT(figures.iops, 0.0) << figures.name;
   EXPECT_NE(runs.rows()[1].name.find("QD 2"), std::string::npos) << runs.rows()[1].name;
   ASSERT_EQ(window.session().last_results().runs.size(), 2U);
+#ifdef IOMARK_GUI_CHARTS
+  // The curves over outstanding I/Os have both runs (the Compare tab has a QdChart of its
+  // own, still empty); the live chart has its samples.
+  std::size_t most_points = 0;
+  for (const auto* chart : window.findChildren<QdChart*>()) {
+    for (const auto& curve : chart->curves()) most_points = std::max(most_points, curve.points.size());
+  }
+  EXPECT_EQ(most_points, 2U);
+  const auto* live = window.findChild<LiveChart*>();
+  ASSERT_NE(live, nullptr);
+  EXPECT_GT(live->sample_count(), 0U);
+#endif
 
   // Saved as IOmeter CSV and as JSON, appended as it ran; each reads back with both runs.
   const auto saved_csv = dir.filePath(QStringLiteral("saved.csv"));

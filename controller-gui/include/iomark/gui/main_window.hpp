@@ -62,6 +62,10 @@ class MainWindow : public QMainWindow {
   void disconnect_selected();
   // Selects a row of the topology (a manager, or one of its workers).
   void select(const TopologyModel::Position& position);
+  // Adds a view of results (a chart) to the Charts tab, which appears with the first one.
+  void add_chart(QWidget* chart, const QString& title);
+  // Brings a chart added with add_chart() to the front.
+  void show_chart(QWidget* chart);
 
   [[nodiscard]] PlanDocument& document() noexcept { return *document_; }
   [[nodiscard]] Session& session() noexcept { return *session_; }
@@ -101,6 +105,7 @@ class MainWindow : public QMainWindow {
   AccessSpecsPage* specs_page_{};
   ResultsPage* results_page_{};
   TestSetupPage* setup_page_{};
+  QTabWidget* charts_{};  // the Charts tab, once a chart is added
   QDockWidget* log_dock_{};
   QTableView* log_view_{};
   QLabel* run_status_{};

@@ -1,7 +1,6 @@
 // The Results Display tab: live meters (IOPS, MB/s, average/maximum/p99 response time,
 // CPU %, errors) of the row selected in the live table (all managers, a manager, a worker or
-// a target), refreshed at the chosen update interval; the finished runs of the series; and
-// the result views (charts) when the program has them.
+// a target), refreshed at the chosen update interval, and the finished runs of the series.
 #pragma once
 
 #include <QElapsedTimer>
@@ -14,7 +13,6 @@
 
 class QComboBox;
 class QLabel;
-class QTabWidget;
 class QTableView;
 
 namespace iomark::gui {
@@ -25,13 +23,12 @@ class ResultsPage : public QWidget {
  public:
   explicit ResultsPage(QWidget* parent = nullptr);
 
-  // A view of results (a chart) shown below the tables, in a tab titled `title`.
-  void add_view(QWidget* view, const QString& title);
-
   void begin_series();
   // Shown when the update interval has passed since the last update shown.
   void show_live(const LiveUpdate& update);
   void add_run(std::size_t index, const results::RunResults& run, const results::RunSummary& summary);
+  // The series ended; `text` says how.
+  void end_series(const QString& text);
 
   // IOmeter's update frequencies: 1, 2, 3, 4, 5, 10, 15, 30, 45 or 60 s.
   void set_update_interval_s(int seconds);
@@ -53,7 +50,6 @@ class ResultsPage : public QWidget {
   QLabel* phase_{};
   QLabel* selected_{};
   std::vector<QLabel*> meters_;  // one per figure column after the name
-  QTabWidget* views_{};
   QElapsedTimer since_shown_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include <cstddef>
 #include <optional>
 
 #include "iomark/access_specs/field_descriptors.hpp"
@@ -21,9 +22,6 @@ namespace iomark::gui {
 
 class PlanDocument;
 class RunPreviewModel;
-
-// "42 s", "3 min 5 s", "2 h 10 min": how long something takes, for people.
-[[nodiscard]] QString duration_text(double seconds);
 
 class TestSetupPage : public QWidget {
   Q_OBJECT

@@ -16,7 +16,7 @@ namespace iomark::gui {
 
 struct TopologyWorkerRow {
   std::string name;
-  std::string state;    // "2 targets, 4 outstanding I/Os", "no target"
+  std::string state;    // "2 targets, QD 4" (outstanding I/Os per target), "no target"
   std::string details;  // the assigned specs in order
   friend bool operator==(const TopologyWorkerRow&, const TopologyWorkerRow&) = default;
 };
