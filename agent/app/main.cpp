@@ -8,6 +8,9 @@ int main(int argc, char** argv) {
   CLI::App app{"iomark-agent: the load generator of iomark (IOmeter's dynamo)"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", "iomark-agent " IOMARK_VERSION);
+  // The service reads its options from /etc/iomark/agent.conf; flags on the command line win.
+  app.set_config("--config", "", "Read options from FILE: one `name = value` a line (long option names)");
+  app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt name is an error, not ignored
   int exit_code = 0;
 
   // Daemon mode, with dynamo's habits: -i controller, -m own address, -n manager name.

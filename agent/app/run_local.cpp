@@ -7,6 +7,7 @@
 #include <iostream>
 #include <thread>
 
+#include "iomark/common/host_name.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/agent/run_session.hpp"
 #include "iomark/common/units.hpp"
@@ -169,7 +170,7 @@ int run_local(const RunLocalOptions& options) {
   (*session)->record_off();
   run.info.end_time = results::wall_clock_now();
   (*session)->stop();
-  run.managers.push_back((*session)->results(agent::local_host_name()));
+  run.managers.push_back((*session)->results(local_host_name()));
 
   for (const auto& note : (*session)->engine_notes()) std::cout << "engine " << note << '\n';
   std::cout << "spec \"" << spec->name << "\", " << options.workers << " worker(s) x " << options.targets.size()

@@ -8,6 +8,7 @@
 #include <stop_token>
 #include <thread>
 
+#include "iomark/common/host_name.hpp"
 #include "iomark/agent/agent_service.hpp"
 #include "iomark/agent/host_stats.hpp"
 #include "iomark/transport/host_port.hpp"
@@ -75,7 +76,7 @@ int serve(const ServeOptions& options) {
     if (!loaded) return bad_input(loaded.error());
     key = std::move(*loaded);
   }
-  const auto name = options.name.empty() ? agent::local_host_name() : options.name;
+  const auto name = options.name.empty() ? local_host_name() : options.name;
   const auto config =
       transport::make_session_config(protocol::Role::agent, "iomark " IOMARK_VERSION, name, options.own_address, std::move(key));
   agent::AgentService service({std::move(*policy), std::chrono::seconds(1), name});

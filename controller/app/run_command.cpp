@@ -6,25 +6,22 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
-#include "iomark/agent/agent_service.hpp"
-#include "iomark/agent/host_stats.hpp"
+#include "iomark/common/host_name.hpp"
 #include "iomark/common/units.hpp"
+#include "iomark/controller/embedded_agent.hpp"
+#include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/plan_series.hpp"
 #include "iomark/controller/quick_series.hpp"
 #include "iomark/icf/icf.hpp"
 #include "iomark/controller/series_runner.hpp"
 #include "iomark/controller/text_table.hpp"
-#include "iomark/protocol/handshake.hpp"
 #include "iomark/transport/host_port.hpp"
-#include "iomark/transport/in_memory.hpp"
 #include "iomark/transport/key_file.hpp"
 #include "iomark/transport/session_config.hpp"
-#include "iomark/transport/tcp.hpp"
 
 namespace iomark::cli {
 
@@ -51,6 +48,7 @@ struct RunOptions {
   bool buffered{false};
   std::string results_csv{"results.csv"};
   std::string results_json;
+  std::string results_timeseries;
   std::string listen;
   std::vector<std::string> managers;
   std::uint32_t wait_managers{0};
@@ -145,100 +143,39 @@ void print_summary(const controller::SeriesOutcome& outcome) {
   std::cout << table.render();
 }
 
-// The managers of this series: agents dialled (--manager), agents logging in (--listen),
-// or, when neither is asked for, the embedded agent in this process.
-class Managers {
+// Prints managers as they join, and logins refused (wrong key, version mismatch).
+class ConsoleManagerEvents final : public controller::ManagerEvents {
  public:
-  ~Managers() {
-    links_.clear();
-    embedded_stop_.request_stop();
+  void manager_joined(const controller::ManagerLink& link) override {
+    std::cerr << "manager '" << link.name() << "' (" << link.peer().endpoint << ", " << link.inventory().cpu_count
+              << " CPUs, " << link.peer().build << ")\n";
   }
-
-  void allow(std::vector<std::string> paths) { allowed_paths_ = std::move(paths); }
-
-  Result<void> connect(const RunOptions& options) {
-    if (options.managers.empty() && options.listen.empty()) return start_embedded();
-    std::optional<protocol::AuthKey> key;
-    if (!options.insecure) {
-      auto loaded = transport::load_key(options.key_file.empty() ? std::nullopt
-                                                                 : std::optional<std::filesystem::path>(options.key_file));
-      if (!loaded) return fail(loaded.error());
-      key = std::move(*loaded);
-    }
-    const auto config = transport::make_session_config(protocol::Role::controller, "iomark " IOMARK_VERSION,
-                                                       agent::local_host_name(), "", std::move(key));
-    for (const auto& manager : options.managers) {
-      auto address = transport::parse_host_port(manager, transport::kDefaultPort);
-      if (!address) return fail(Error(address.error()).in_field("--manager"));
-      auto connection = transport::dial(*address, config);
-      if (!connection) return fail(connection.error());
-      if (auto added = add(std::move(*connection)); !added) return added;
-    }
-    if (!options.listen.empty()) {
-      auto address = transport::parse_listen_address(options.listen, "0.0.0.0");
-      if (!address) return fail(Error(address.error()).in_field("--listen"));
-      auto listener = transport::Listener::open(*address, config);
-      if (!listener) return fail(listener.error());
-      const auto wanted = std::max<std::uint32_t>(options.wait_managers, 1) + static_cast<std::uint32_t>(links_.size());
-      std::cerr << "waiting for " << wanted - links_.size() << " agent(s) on " << (*listener)->endpoint() << '\n';
-      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.wait_timeout_s);
-      while (links_.size() < wanted) {
-        const auto left = std::chrono::duration_cast<Nanoseconds>(deadline - std::chrono::steady_clock::now());
-        if (left <= Nanoseconds(0)) {
-          return fail(ErrorCode::io_error, std::to_string(links_.size()) + " of " + std::to_string(wanted) +
-                                               " agent(s) logged in within " + std::to_string(options.wait_timeout_s) +
-                                               " s");
-        }
-        auto connection = (*listener)->accept(left);
-        if (!connection) {
-          if (connection.error().code() != ErrorCode::not_found) std::cerr << "refused: " << connection.error().describe() << '\n';
-          continue;
-        }
-        if (auto added = add(std::move(*connection)); !added) return added;
-      }
-    }
-    return {};
-  }
-
-  std::vector<controller::ManagerLink*> links() const {
-    std::vector<controller::ManagerLink*> raw;
-    for (const auto& link : links_) raw.push_back(link.get());
-    return raw;
-  }
-
- private:
-  Result<void> add(std::unique_ptr<protocol::Connection> connection) {
-    auto link = controller::ManagerLink::open(std::move(connection), std::chrono::seconds(30));
-    if (!link) return fail(link.error());
-    std::cerr << "manager '" << (*link)->name() << "' (" << (*link)->peer().endpoint << ", "
-              << (*link)->inventory().cpu_count << " CPUs, " << (*link)->peer().build << ")\n";
-    links_.push_back(std::move(*link));
-    return {};
-  }
-
-  // The embedded agent may touch the targets named on this command line or in the plan,
-  // nothing else (test files it makes need no permission).
-  Result<void> start_embedded() {
-    auto policy = targets::SafetyPolicy::create(allowed_paths_, targets::Destructive::refuse);
-    if (!policy) return fail(policy.error());
-    const auto name = agent::local_host_name();
-    auto pair = transport::make_in_memory_pair(
-        protocol::make_hello(protocol::Role::agent, "iomark " IOMARK_VERSION, name, "", protocol::AuthMode::none),
-        protocol::make_hello(protocol::Role::controller, "iomark " IOMARK_VERSION, name, "", protocol::AuthMode::none));
-    if (!pair) return fail(pair.error());
-    embedded_service_ = std::make_unique<agent::AgentService>(agent::AgentServiceOptions{std::move(*policy), std::chrono::seconds(1), name});
-    embedded_thread_ = std::jthread([this, connection = std::move(pair->agent_end)](std::stop_token) mutable {
-      (void)embedded_service_->serve(*connection, embedded_stop_.get_token());
-    });
-    return add(std::move(pair->controller_end));
-  }
-
-  std::vector<std::string> allowed_paths_;
-  std::stop_source embedded_stop_;
-  std::unique_ptr<agent::AgentService> embedded_service_;
-  std::vector<std::unique_ptr<controller::ManagerLink>> links_;
-  std::jthread embedded_thread_;  // joined first on destruction, after links_ closed the link
+  void manager_refused(const Error& error) override { std::cerr << "refused: " << error.describe() << '\n'; }
 };
+
+// The managers of this series: agents dialled (--manager), agents logging in (--listen),
+// or, when neither is asked for, the embedded agent in this process, which may touch only
+// `allowed_paths` (what the command line or the plan names).
+Result<void> connect_managers(controller::ManagerRegistry& registry, const RunOptions& options,
+                              const std::vector<std::string>& allowed_paths) {
+  if (options.managers.empty() && options.listen.empty()) return controller::add_embedded_agent(registry, allowed_paths);
+  for (const auto& manager : options.managers) {
+    auto address = transport::parse_host_port(manager, transport::kDefaultPort);
+    if (!address) return fail(Error(address.error()).in_field("--manager"));
+    if (auto dialled = registry.dial(*address); !dialled) return dialled;
+  }
+  if (options.listen.empty()) return {};
+  auto address = transport::parse_listen_address(options.listen, "0.0.0.0");
+  if (!address) return fail(Error(address.error()).in_field("--listen"));
+  auto endpoint = registry.listen(*address);
+  if (!endpoint) return fail(endpoint.error());
+  const auto wanted = registry.size() + std::max<std::size_t>(options.wait_managers, 1);
+  std::cerr << "waiting for " << wanted - registry.size() << " agent(s) on " << *endpoint << '\n';
+  auto arrived = registry.wait_for(wanted, std::chrono::seconds(options.wait_timeout_s));
+  // Later logins would only wait for a series they are not part of.
+  registry.stop_listening();
+  return arrived;
+}
 
 // The absolute paths a plan names that exist here: what the embedded agent may use.
 std::vector<std::string> existing_plan_paths(const access_specs::TestPlan& plan) {
@@ -291,9 +228,20 @@ int run(const RunOptions& options) {
     return report(Error(ErrorCode::invalid_argument, "name a plan file or at least one --target"));
   }
 
-  Managers managers;
-  managers.allow(plan ? existing_plan_paths(*plan) : options.targets);
-  if (auto connected = managers.connect(options); !connected) return report(connected.error());
+  std::optional<protocol::AuthKey> key;
+  const bool embedded = options.managers.empty() && options.listen.empty();
+  if (!options.insecure && !embedded) {
+    auto loaded = transport::load_key(options.key_file.empty() ? std::nullopt
+                                                               : std::optional<std::filesystem::path>(options.key_file));
+    if (!loaded) return report(loaded.error());
+    key = std::move(*loaded);
+  }
+  ConsoleManagerEvents manager_events;
+  controller::ManagerRegistry managers({std::move(key), local_host_name(), "iomark " IOMARK_VERSION}, manager_events);
+  if (auto connected = connect_managers(managers, options, plan ? existing_plan_paths(*plan) : options.targets);
+      !connected) {
+    return report(connected.error());
+  }
   Result<controller::SeriesPlan> series = fail(ErrorCode::internal, "no series");
   if (plan) {
     series = plan_file_series(options, *plan, managers.links(), size->count());
@@ -317,7 +265,7 @@ int run(const RunOptions& options) {
   interrupt_target = &stop;
   std::signal(SIGINT, on_interrupt);
   ConsoleObserver observer;
-  controller::ResultsRecorder recorder(options.results_csv, options.results_json);
+  controller::ResultsRecorder recorder(options.results_csv, options.results_json, options.results_timeseries);
   const auto outcome = controller::run_series(managers.links(), *series, observer, recorder, stop.get_token());
   interrupt_target = nullptr;
   std::signal(SIGINT, SIG_DFL);
@@ -326,6 +274,8 @@ int run(const RunOptions& options) {
   print_summary(outcome);
   if (!options.results_csv.empty()) std::cout << "results appended to " << options.results_csv << '\n';
   if (!options.results_json.empty()) std::cout << "JSON results in " << options.results_json << '\n';
+  if (!options.results_timeseries.empty()) std::cout << "time series in " << options.results_timeseries << '\n';
+  std::cout << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
   if (outcome.error) {
     std::cerr << "iomark: the series stopped: " << outcome.error->describe() << '\n';
     return static_cast<int>(ExitCode::failure);
@@ -361,6 +311,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_flag("--buffered-io", options->buffered, "Use the page cache where O_DIRECT is refused");
   command->add_option("--results", options->results_csv, "IOmeter results.csv to append to (\"\" for none)");
   command->add_option("--json", options->results_json, "Write iomark JSON results here");
+  command->add_option("--timeseries", options->results_timeseries,
+                      "Append IOmeter's time-series side file here (one row per worker and update)");
   command->add_option("--description", options->description, "Test description recorded in the results");
   command->add_option("--listen", options->listen, "Wait for agents logging in on [ADDR:]PORT (dynamo: 1066)");
   command->add_option("--manager", options->managers, "Dial a listening agent at HOST:PORT (repeatable)");

@@ -56,6 +56,18 @@ Result<protocol::Message> ManagerLink::request(protocol::Message request, Nanose
   }
 }
 
+Result<void> ManagerLink::refresh_inventory(Nanoseconds timeout, const PushHandler& on_push) {
+  auto reply = request(protocol::InventoryRequest{}, timeout, on_push);
+  if (!reply) return fail(reply.error());
+  auto* inventory = std::get_if<protocol::Inventory>(&*reply);
+  if (inventory == nullptr) {
+    return fail(about(peer(), Error(ErrorCode::parse_error, "sent " + std::string(protocol::message_name(*reply)) +
+                                                                " where its inventory was expected")));
+  }
+  inventory_ = std::move(*inventory);
+  return {};
+}
+
 Result<void> ManagerLink::poll(const PushHandler& on_push) {
   for (;;) {
     auto envelope = connection_->receive(Nanoseconds(0));

@@ -7,6 +7,7 @@
 #include "iomark/results/durable_append.hpp"
 #include "iomark/results/results_csv.hpp"
 #include "iomark/results/results_json.hpp"
+#include "iomark/results/wall_clock.hpp"
 
 namespace iomark::controller {
 
@@ -23,11 +24,19 @@ constexpr auto kPrepareTimeout = std::chrono::hours(48);
 
 Nanoseconds ns(Clock::duration duration) { return std::chrono::duration_cast<Nanoseconds>(duration); }
 
-// Live figures from the latest sample of every manager in the run.
+// Live figures from the latest sample of every manager in the run, and the count of samples
+// that never arrived (each manager numbers its samples 1, 2, 3... per run).
 class LiveAggregate {
  public:
-  void add(std::size_t manager, const protocol::Sample& sample) { latest_[manager] = sample; }
+  void add(std::size_t manager, const protocol::Sample& sample) {
+    ++received_;
+    const auto last = latest_.contains(manager) ? latest_[manager].sequence : 0;
+    if (sample.sequence > last + 1) lost_ += sample.sequence - last - 1;
+    latest_[manager] = sample;
+  }
   void clear() { latest_.clear(); }
+  [[nodiscard]] std::uint64_t received() const noexcept { return received_; }
+  [[nodiscard]] std::uint64_t lost() const noexcept { return lost_; }
 
   void fill(LiveFigures& figures) const {
     std::uint64_t ios = 0;
@@ -55,18 +64,24 @@ class LiveAggregate {
 
  private:
   std::map<std::size_t, protocol::Sample> latest_;
+  std::uint64_t received_{};
+  std::uint64_t lost_{};
 };
 
 class RunDriver {
  public:
   RunDriver(const std::vector<ManagerLink*>& links, const SeriesPlan& series, SeriesObserver& observer,
-            std::stop_token stop)
-      : links_(links), series_(series), observer_(observer), stop_(std::move(stop)) {}
+            ResultsRecorder& recorder, std::stop_token stop)
+      : links_(links), series_(series), observer_(observer), recorder_(recorder), stop_(std::move(stop)) {}
+
+  [[nodiscard]] std::uint64_t samples_received() const noexcept { return live_.received(); }
+  [[nodiscard]] std::uint64_t samples_lost() const noexcept { return live_.lost(); }
 
   Result<results::RunResults> run(std::size_t index, std::uint64_t run_id) {
     const auto& plan = series_.runs[index];
     figures_ = LiveFigures{index, series_.runs.size(), &plan, LivePhase::preparing};
     live_.clear();
+    run_plan_ = &plan;
     if (auto prepared = prepare(plan); !prepared) return fail(prepared.error());
     for (const auto& manager : plan.managers) {
       auto assignment = manager.assignment;
@@ -89,7 +104,8 @@ class RunDriver {
       if (!reply) return fail(reply.error());
       const auto* final_results = std::get_if<protocol::FinalResults>(&*reply);
       if (final_results == nullptr) return fail(unexpected(manager.manager, *reply, "final results"));
-      run.managers.push_back(manager_result(manager, *final_results));
+      run.managers.push_back(manager_result(manager, final_results->workers, final_results->cpus,
+                                            final_results->network));
     }
     return run;
   }
@@ -104,7 +120,16 @@ class RunDriver {
  private:
   PushHandler push_handler(std::size_t manager) {
     return [this, manager](const protocol::Message& message) {
-      if (const auto* sample = std::get_if<protocol::Sample>(&message)) live_.add(manager, *sample);
+      const auto* sample = std::get_if<protocol::Sample>(&message);
+      if (sample == nullptr) return;
+      live_.add(manager, *sample);
+      if (sample->phase != protocol::SamplePhase::recording || run_plan_ == nullptr) return;
+      for (const auto& planned : run_plan_->managers) {
+        if (planned.manager != manager) continue;
+        results::RunResults interval{run_plan_->info, {}};
+        interval.managers.push_back(manager_result(planned, sample->workers, sample->cpus, sample->network));
+        recorder_.record_sample(interval, results::wall_clock_now());
+      }
     };
   }
 
@@ -175,25 +200,29 @@ class RunDriver {
             left_in_run + per_run * static_cast<double>(figures_.run_count - figures_.run_index - 1);
         live_.fill(figures_);
         observer_.live(figures_);
+        if (auto flushed = recorder_.flush_samples(); !flushed) return flushed;
       }
       std::this_thread::sleep_for(std::min<Clock::duration>(kPollEvery, end - Clock::now()));
     }
     return {};
   }
 
-  results::ManagerResult manager_result(const ManagerRun& manager, const protocol::FinalResults& final_results) const {
+  // One manager's counters, from its final results or from one sample.
+  results::ManagerResult manager_result(const ManagerRun& manager, const std::vector<protocol::WorkerCounters>& workers,
+                                        const std::vector<protocol::CpuUsage>& cpus,
+                                        const protocol::NetworkStats& network) const {
     const auto& link = *links_[manager.manager];
     results::ManagerResult result;
     result.name = link.name();
     result.host = {link.inventory().cpu_count, link.inventory().os_name, link.inventory().kernel_release,
                    link.peer().build};
-    for (const auto& cpu : final_results.cpus) {
+    for (const auto& cpu : cpus) {
       result.cpus.push_back(
           {cpu.total_percent, cpu.user_percent, cpu.privileged_percent, 0.0, 0.0, cpu.interrupts_per_second});
     }
-    result.network = {final_results.network.packets_per_second, final_results.network.packet_errors_per_second,
-                      final_results.network.segments_retransmitted_per_second};
-    for (const auto& counters : final_results.workers) {
+    result.network = {network.packets_per_second, network.packet_errors_per_second,
+                      network.segments_retransmitted_per_second};
+    for (const auto& counters : workers) {
       const auto& assigned = manager.assignment.workers.at(counters.worker_index);
       const auto& first = assigned.targets.front();
       results::WorkerResult worker;
@@ -217,21 +246,40 @@ class RunDriver {
   const std::vector<ManagerLink*>& links_;
   const SeriesPlan& series_;
   SeriesObserver& observer_;
+  ResultsRecorder& recorder_;
   std::stop_token stop_;
   LiveFigures figures_;
   LiveAggregate live_;
+  const RunPlan* run_plan_{};
 };
 
 }  // namespace
 
-ResultsRecorder::ResultsRecorder(std::string csv_path, std::string json_path)
-    : csv_path_(std::move(csv_path)), json_path_(std::move(json_path)) {}
+ResultsRecorder::ResultsRecorder(std::string csv_path, std::string json_path, std::string timeseries_path)
+    : csv_path_(std::move(csv_path)), json_path_(std::move(json_path)), timeseries_path_(std::move(timeseries_path)) {}
 
 Result<void> ResultsRecorder::begin(const SeriesPlan& series) {
   series_ = results::SeriesResults{series.info, series.plan, {}, results::SeriesOutcome::in_progress};
   appender_ = results::ResultsCsvAppender();
   csv_pending_ = appender_.begin_series(series.info);
+  timeseries_ = results::TimeSeriesCsvAppender();
+  timeseries_pending_ = timeseries_.begin_series(series.info);
+  timeseries_run_open_ = false;
   return write_json();
+}
+
+void ResultsRecorder::record_sample(const results::RunResults& interval, results::WallClockTime at) {
+  if (timeseries_path_.empty()) return;
+  if (!timeseries_run_open_) timeseries_pending_ += timeseries_.begin_run(interval.info);
+  timeseries_run_open_ = true;
+  timeseries_pending_ += timeseries_.append_sample(interval, at);
+}
+
+Result<void> ResultsRecorder::flush_samples() {
+  if (timeseries_path_.empty() || timeseries_pending_.empty()) return {};
+  if (auto appended = results::append_durably(timeseries_path_, timeseries_pending_); !appended) return appended;
+  timeseries_pending_.clear();
+  return {};
 }
 
 Result<void> ResultsRecorder::record(const results::RunResults& run, const results::RunSummary& summary) {
@@ -241,6 +289,12 @@ Result<void> ResultsRecorder::record(const results::RunResults& run, const resul
     if (auto appended = results::append_durably(csv_path_, text); !appended) return appended;
   }
   csv_pending_.clear();
+  if (!timeseries_path_.empty()) {
+    if (!timeseries_run_open_) timeseries_pending_ += timeseries_.begin_run(run.info);
+    timeseries_run_open_ = false;
+    timeseries_pending_ += timeseries_.end_run(run);
+    if (auto flushed = flush_samples(); !flushed) return flushed;
+  }
   return write_json();
 }
 
@@ -251,6 +305,10 @@ Result<void> ResultsRecorder::finish(results::SeriesOutcome outcome) {
     if (auto appended = results::append_durably(csv_path_, text); !appended) return appended;
   }
   csv_pending_.clear();
+  if (!timeseries_path_.empty()) {
+    timeseries_pending_ += timeseries_.end_series(outcome);
+    if (auto flushed = flush_samples(); !flushed) return flushed;
+  }
   return write_json();
 }
 
@@ -267,7 +325,7 @@ SeriesOutcome run_series(const std::vector<ManagerLink*>& links, const SeriesPla
     outcome.error = begun.error();
     return outcome;
   }
-  RunDriver driver(links, series, observer, stop);
+  RunDriver driver(links, series, observer, recorder, stop);
   for (std::size_t index = 0; index < series.runs.size(); ++index) {
     observer.run_started(index, series.runs.size(), series.runs[index]);
     const std::uint64_t run_id = index + 1;
@@ -291,6 +349,8 @@ SeriesOutcome run_series(const std::vector<ManagerLink*>& links, const SeriesPla
   if (auto finished = recorder.finish(outcome.outcome); !finished && !outcome.error) {
     outcome.error = finished.error();
   }
+  outcome.samples_received = driver.samples_received();
+  outcome.samples_lost = driver.samples_lost();
   return outcome;
 }
 

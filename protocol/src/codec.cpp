@@ -27,6 +27,7 @@ void put(const PrepareProgress& m, pb::Envelope& w) { to_wire(m, *w.mutable_prep
 void put(const PhaseCommand& m, pb::Envelope& w) { to_wire(m, *w.mutable_phase_command()); }
 void put(const Sample& m, pb::Envelope& w) { to_wire(m, *w.mutable_sample()); }
 void put(const FinalResults& m, pb::Envelope& w) { to_wire(m, *w.mutable_final_results()); }
+void put(const InventoryRequest& /*m*/, pb::Envelope& w) { w.mutable_inventory_request(); }
 
 // The envelope's body as a domain message; nullopt (with the Checker told why) when absent.
 std::optional<Message> take(const pb::Envelope& w, Checker& check) {
@@ -46,6 +47,7 @@ std::optional<Message> take(const pb::Envelope& w, Checker& check) {
     case Body::kPhaseCommand: return from_wire(w.phase_command(), check, FieldPath("phase_command"));
     case Body::kSample: return from_wire(w.sample(), check, FieldPath("sample"));
     case Body::kFinalResults: return from_wire(w.final_results(), check, FieldPath("final_results"));
+    case Body::kInventoryRequest: return InventoryRequest{};
     case Body::BODY_NOT_SET: break;
   }
   // A body field this version does not know lands in the unknown fields: a newer peer.

@@ -21,9 +21,10 @@ constexpr std::string_view name_of() noexcept {
   else if constexpr (std::is_same_v<T, PrepareProgress>) return "prepare_progress";
   else if constexpr (std::is_same_v<T, PhaseCommand>) return "phase_command";
   else if constexpr (std::is_same_v<T, Sample>) return "sample";
+  else if constexpr (std::is_same_v<T, FinalResults>) return "final_results";
   else {
-    static_assert(std::is_same_v<T, FinalResults>, "every message needs a name");
-    return "final_results";
+    static_assert(std::is_same_v<T, InventoryRequest>, "every message needs a name");
+    return "inventory_request";
   }
 }
 

@@ -1,3 +1,4 @@
+#include "iomark/common/host_name.hpp"
 #include "iomark/agent/agent_service.hpp"
 
 #include <unistd.h>
@@ -105,6 +106,10 @@ class Session {
     reply(request, protocol::ErrorReport{protocol::ErrorKind::request_failed, error});
   }
   void ack(const Envelope& request) { reply(request, protocol::Ack{}); }
+
+  void on(const Envelope& request, const protocol::InventoryRequest& /*asked*/) {
+    reply(request, collect_inventory(options_.policy, engine::probe_engines()));
+  }
 
   void on(const Envelope& request, const protocol::Assignment& assignment) {
     if (run_) return refuse(request, Error(ErrorCode::invalid_argument, "a run is in progress: stop it first"));

@@ -133,11 +133,6 @@ double cpu_effectiveness(double iops, double cpu_percent) noexcept {
   return cpu_percent > 0 ? iops / cpu_percent : 0.0;
 }
 
-std::string local_host_name() {
-  char name[256] = {};
-  return ::gethostname(name, sizeof name - 1) == 0 && name[0] != '\0' ? std::string(name) : std::string("localhost");
-}
-
 double mean_total(const std::vector<CpuUtilisation>& cpus) noexcept {
   if (cpus.empty()) return 0.0;
   double sum = 0;

@@ -1,3 +1,4 @@
+#include "iomark/common/host_name.hpp"
 #include "iomark/agent/inventory.hpp"
 
 #include <sys/stat.h>

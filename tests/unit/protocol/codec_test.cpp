@@ -28,7 +28,7 @@ TEST(Codec, SamplesDifferFromDefaults) {
     std::visit(
         [](const auto& message) {
           using T = std::decay_t<decltype(message)>;
-          if constexpr (!std::is_same_v<T, Ack>) {
+          if constexpr (!std::is_same_v<T, Ack> && !std::is_same_v<T, InventoryRequest>) {
             EXPECT_NE(message, T{});
           }
         },
@@ -118,6 +118,7 @@ TEST(Codec, MessageNamesAreSnakeCase) {
   EXPECT_EQ(message_name(Hello{}), "hello");
   EXPECT_EQ(message_name(ErrorReport{}), "error");
   EXPECT_EQ(message_name(FinalResults{}), "final_results");
+  EXPECT_EQ(message_name(InventoryRequest{}), "inventory_request");
   EXPECT_EQ(to_string(Phase::begin_io), "begin I/O");
   EXPECT_EQ(to_string(static_cast<Phase>(99)), "");
 }

@@ -130,6 +130,7 @@ std::vector<Envelope> every_message() {
       PhaseCommand{42, Phase::record_off},
       sample_sample(),
       sample_final_results(),
+      InventoryRequest{},
   };
   std::vector<Envelope> envelopes;
   std::uint64_t id = 1;

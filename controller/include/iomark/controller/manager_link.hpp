@@ -39,7 +39,12 @@ class ManagerLink {
   // connection is gone.
   [[nodiscard]] Result<void> poll(const PushHandler& on_push);
 
+  // Asks the agent for its inventory again and keeps the answer (inventory() changes: call
+  // it only on the thread that drives this link).
+  [[nodiscard]] Result<void> refresh_inventory(Nanoseconds timeout, const PushHandler& on_push = {});
+
   void close(std::string reason) { connection_->close(std::move(reason)); }
+  [[nodiscard]] bool is_open() const noexcept { return connection_->is_open(); }
 
  private:
   ManagerLink(std::unique_ptr<protocol::Connection> connection, protocol::Inventory inventory)

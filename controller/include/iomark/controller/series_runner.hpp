@@ -19,6 +19,8 @@
 #include "iomark/results/results_csv.hpp"
 #include "iomark/results/run_results.hpp"
 #include "iomark/results/summary.hpp"
+#include "iomark/results/timeseries_csv.hpp"
+#include "iomark/results/wall_clock.hpp"
 
 namespace iomark::controller {
 
@@ -71,11 +73,16 @@ class SeriesObserver {
 };
 
 // Where results go: results.csv appended (and fsynced) after every run, the JSON document
-// rewritten after every run. Either path may be empty.
+// rewritten after every run, and optionally IOmeter's time-series side file with one row per
+// worker and sample, appended about once a second. Any path may be empty.
 class ResultsRecorder {
  public:
-  ResultsRecorder(std::string csv_path, std::string json_path);
+  ResultsRecorder(std::string csv_path, std::string json_path, std::string timeseries_path = {});
   [[nodiscard]] Result<void> begin(const SeriesPlan& series);
+  // One manager's counters over one update interval of the recording phase (time series).
+  void record_sample(const results::RunResults& interval, results::WallClockTime at);
+  // Appends the samples recorded so far (about once a second while a run records).
+  [[nodiscard]] Result<void> flush_samples();
   [[nodiscard]] Result<void> record(const results::RunResults& run, const results::RunSummary& summary);
   [[nodiscard]] Result<void> finish(results::SeriesOutcome outcome);
 
@@ -87,12 +94,19 @@ class ResultsRecorder {
   results::SeriesResults series_;
   results::ResultsCsvAppender appender_;
   std::string csv_pending_;  // the series header, written with the first run or the end marker
+  std::string timeseries_path_;
+  results::TimeSeriesCsvAppender timeseries_;
+  std::string timeseries_pending_;
+  bool timeseries_run_open_{false};  // the current run's block is begun in the side file
 };
 
 struct SeriesOutcome {
   results::SeriesOutcome outcome{results::SeriesOutcome::completed};
   std::optional<Error> error;  // why the series stopped early
   std::vector<results::RunResults> runs;  // every completed run
+  // Samples taken in, and samples missing from the agents' numbering (lost on the way).
+  std::uint64_t samples_received{};
+  std::uint64_t samples_lost{};
 };
 
 // How long a reply may take; preparing test files is waited for without this bound (the

@@ -183,6 +183,11 @@ struct Inventory {
   friend bool operator==(const Inventory&, const Inventory&) = default;
 };
 
+// Asks for the agent's Inventory again; the reply is an Inventory.
+struct InventoryRequest {
+  friend bool operator==(const InventoryRequest&, const InventoryRequest&) = default;
+};
+
 // ---- Run control (controller -> agent) -------------------------------------------------
 
 // One target of a worker, with IOmeter's per-target settings (iometer-spec §7.2 Target_Spec).
@@ -325,7 +330,7 @@ struct FinalResults {
 
 using Message = std::variant<Hello, AuthChallenge, AuthResponse, AuthResult, Heartbeat, Ack, ErrorReport,
                              Inventory, Assignment, PrepareTargets, PrepareProgress, PhaseCommand, Sample,
-                             FinalResults>;
+                             FinalResults, InventoryRequest>;
 
 // What one frame carries.
 struct Envelope {

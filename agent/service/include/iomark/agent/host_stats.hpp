@@ -62,9 +62,6 @@ struct CpuUtilisation {
 // IOmeter's "CPU Effectiveness": IOPS per percent of CPU (0 when the CPU was idle).
 [[nodiscard]] double cpu_effectiveness(double iops, double cpu_percent) noexcept;
 
-// This machine's host name ("localhost" if it has none): the default manager name.
-[[nodiscard]] std::string local_host_name();
-
 // Mean of the per-CPU totals: the host's "% CPU Utilization".
 [[nodiscard]] double mean_total(const std::vector<CpuUtilisation>& cpus) noexcept;
 

@@ -1,0 +1,109 @@
+#include "iomark/controller/series_runner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/controller/embedded_agent.hpp"
+#include "iomark/controller/manager_registry.hpp"
+#include "iomark/controller/quick_series.hpp"
+#include "iomark/results/csv_reader.hpp"
+
+namespace iomark::controller {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "iomark-series-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::size_t count_of(const std::string& text, std::string_view what) {
+  std::size_t count = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
+}
+
+// Two 2-second runs on the embedded agent's null engine, recorded to all three files.
+class SeriesRunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(add_embedded_agent(registry_, {dir_.path().string()}));
+    QuickSeriesOptions options;
+    options.targets = {dir_.path().string()};
+    options.spec = *access_specs::spec_from_name_or_line("4K random read", "");
+    options.queue_depths = {1, 4};
+    options.run_time_s = 2;
+    options.engine = "null";
+    options.test_file_bytes = 1 << 20;
+    options.description = "series runner test";
+    auto series = quick_series(options, registry_.links());
+    ASSERT_TRUE(series) << series.error().describe();
+    series_ = std::move(*series);
+  }
+
+  TempDir dir_;
+  ManagerEvents no_events_;
+  ManagerRegistry registry_{RegistryOptions{std::nullopt, "test", "iomark test"}, no_events_};
+  SeriesPlan series_;
+};
+
+TEST_F(SeriesRunnerTest, RecordsEveryRunAndEverySample) {
+  const auto csv = dir_.path() / "results.csv";
+  const auto timeseries = dir_.path() / "instresults.csv";
+  SeriesObserver observer;
+  ResultsRecorder recorder(csv.string(), (dir_.path() / "results.json").string(), timeseries.string());
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder);
+  ASSERT_FALSE(outcome.error) << outcome.error->describe();
+  ASSERT_EQ(outcome.runs.size(), 2U);
+  EXPECT_EQ(outcome.samples_lost, 0U);
+  // One sample a second during ramp-up (none here) and recording, per run.
+  EXPECT_GE(outcome.samples_received, 2U);
+
+  const auto text = read_all(timeseries);
+  EXPECT_EQ(text.find("'Test Type"), 0U) << text.substr(0, 200);
+  EXPECT_EQ(count_of(text, "TimeStamp,'Target Type"), 2U);  // one header per run
+  // At least one sample row per run plus the whole-run WORKER and ALL rows.
+  EXPECT_GE(count_of(text, ",WORKER,"), 4U);
+  EXPECT_EQ(count_of(text, ",ALL,"), 2U);
+  EXPECT_NE(text.find("'End Test"), std::string::npos);
+
+  auto read = results::read_results_csv(read_all(csv), csv.string());
+  ASSERT_TRUE(read) << read.error().describe();
+}
+
+TEST_F(SeriesRunnerTest, WithoutATimeSeriesPathNoSideFileIsWritten) {
+  SeriesObserver observer;
+  ResultsRecorder recorder((dir_.path() / "results.csv").string(), "");
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder);
+  ASSERT_FALSE(outcome.error);
+  for (const auto& entry : fs::directory_iterator(dir_.path())) {
+    EXPECT_EQ(entry.path().filename().string().find("inst"), std::string::npos) << entry.path();
+  }
+}
+
+}  // namespace
+}  // namespace iomark::controller
