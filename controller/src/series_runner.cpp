@@ -35,6 +35,7 @@ class LiveAggregate {
     latest_[manager] = sample;
   }
   void clear() { latest_.clear(); }
+  [[nodiscard]] const std::map<std::size_t, protocol::Sample>& latest() const noexcept { return latest_; }
   [[nodiscard]] std::uint64_t received() const noexcept { return received_; }
   [[nodiscard]] std::uint64_t lost() const noexcept { return lost_; }
 
@@ -199,12 +200,24 @@ class RunDriver {
         figures_.remaining_s =
             left_in_run + per_run * static_cast<double>(figures_.run_count - figures_.run_index - 1);
         live_.fill(figures_);
+        figures_.snapshot = snapshot(plan);
         observer_.live(figures_);
         if (auto flushed = recorder_.flush_samples(); !flushed) return flushed;
       }
       std::this_thread::sleep_for(std::min<Clock::duration>(kPollEvery, end - Clock::now()));
     }
     return {};
+  }
+
+  // The latest sample of every manager of `plan` as a results tree.
+  results::RunResults snapshot(const RunPlan& plan) const {
+    results::RunResults run{plan.info, {}};
+    for (const auto& planned : plan.managers) {
+      const auto sample = live_.latest().find(planned.manager);
+      if (sample == live_.latest().end()) continue;
+      run.managers.push_back(manager_result(planned, sample->second.workers, sample->second.cpus, sample->second.network));
+    }
+    return run;
   }
 
   // One manager's counters, from its final results or from one sample.

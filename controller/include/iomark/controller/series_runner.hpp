@@ -60,6 +60,10 @@ struct LiveFigures {
   double average_ms{};
   double p99_ms{};
   double remaining_s{};  // whole series, estimated
+  // The latest sample of every manager of the run as a results tree (each worker's window is
+  // its sample interval), so results::summarize_run(snapshot) gives the live figures of each
+  // manager, worker and target, with CPU and errors. Empty while preparing.
+  results::RunResults snapshot{};
 };
 
 class SeriesObserver {
