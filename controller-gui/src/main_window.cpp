@@ -554,7 +554,7 @@ void MainWindow::adopt_new_managers() {
   const auto paired = pair_managers(document_->managers(), session_->managers());
   const auto& live = session_->managers();
   for (std::size_t l = 0; l < live.size(); ++l) {
-    if (std::find(paired.begin(), paired.end(), std::optional<std::size_t>(l)) == paired.end()) {
+    if (live[l].open && std::find(paired.begin(), paired.end(), std::optional<std::size_t>(l)) == paired.end()) {
       document_->ensure_manager(live[l].name);
     }
   }

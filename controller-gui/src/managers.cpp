@@ -10,9 +10,10 @@ std::vector<std::optional<std::size_t>> pair_managers(const std::vector<access_s
                                                       const std::vector<LiveManager>& live) {
   std::vector<std::optional<std::size_t>> paired(planned.size());
   std::vector<bool> used(live.size(), false);
+  for (std::size_t l = 0; l < live.size(); ++l) used[l] = !live[l].open;
   for (std::size_t p = 0; p < planned.size(); ++p) {
     for (std::size_t l = 0; l < live.size(); ++l) {
-      if (!used[l] && same_name(planned[p].name, live[l].name)) {
+      if (!used[l] && live[l].open && same_name(planned[p].name, live[l].name)) {
         paired[p] = l;
         used[l] = true;
         break;

@@ -1,6 +1,7 @@
 #include "iomark/gui/session.hpp"
 
 #include <QMetaObject>
+#include <QTimer>
 #include <utility>
 
 #include "iomark/controller/embedded_agent.hpp"
@@ -107,7 +108,12 @@ class Session::Observer final : public controller::SeriesObserver {
 Session::Session(controller::RegistryOptions options, QObject* parent)
     : QObject(parent),
       events_(std::make_unique<Events>(*this)),
-      registry_(std::make_unique<controller::ManagerRegistry>(std::move(options), *events_)) {}
+      registry_(std::make_unique<controller::ManagerRegistry>(std::move(options), *events_)) {
+  // A lost connection shows only when someone looks: look every two seconds.
+  auto* watch = new QTimer(this);
+  connect(watch, &QTimer::timeout, this, &Session::refresh_managers);
+  watch->start(2000);
+}
 
 Session::~Session() {
   series_thread_ = {};  // requests the stop and waits: the runner aborts the run in progress
@@ -224,7 +230,7 @@ void Session::finish_series(controller::SeriesOutcome outcome) {
 void Session::refresh_managers() {
   std::vector<LiveManager> managers;
   for (const auto* link : registry_->links()) {
-    managers.push_back({link->name(), link->peer().endpoint, link->peer().build, link->inventory()});
+    managers.push_back({link->name(), link->peer().endpoint, link->peer().build, link->inventory(), link->is_open()});
   }
   if (managers == managers_) return;
   managers_ = std::move(managers);

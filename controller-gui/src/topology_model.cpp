@@ -63,8 +63,8 @@ std::vector<TopologyManagerRow> build_topology(const std::vector<access_specs::M
     TopologyManagerRow row;
     row.name = live[l].name;
     row.live_index = l;
-    row.connected = true;
-    row.state = "connected, not in the plan";
+    row.connected = live[l].open;
+    row.state = live[l].open ? "connected, not in the plan" : "connection lost: disconnect it";
     row.details = host_facts(live[l]);
     rows.push_back(std::move(row));
   }

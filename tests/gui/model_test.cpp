@@ -81,6 +81,14 @@ TEST(TopologyModel, ShowsPlanManagersTheirWorkersAndUnusedLiveManagers) {
   EXPECT_EQ(where->worker, std::optional<std::size_t>(1));
   EXPECT_EQ(model.index_of(*where), model.index(1, 0, m1));
 
+  // A connection is lost: M2 waits for another manager and the lost one says so.
+  auto lost = live;
+  lost[1].open = false;
+  model.set_rows(build_topology(planned, lost, false));
+  ASSERT_EQ(model.rowCount(), 3);
+  EXPECT_EQ(model.index(1, TopologyModel::name_column).data().toString(), "M2 on spare");
+  EXPECT_EQ(model.index(2, TopologyModel::state_column).data().toString(), "connection lost: disconnect it");
+
   // A manager goes away: the plan's M2 is left without one.
   model.set_rows(build_topology(planned, {live[0]}, true));
   EXPECT_EQ(model.rowCount(), 2);

@@ -20,13 +20,15 @@ struct LiveManager {
   std::string endpoint;  // "10.0.0.5:40112", or "in-process" for the embedded agent
   std::string build;     // "iomark 0.1.0"
   protocol::Inventory inventory;
+  bool open{true};  // false once the connection is lost (the agent quit, the network broke)
 
   [[nodiscard]] bool embedded() const { return endpoint == "in-process"; }
   friend bool operator==(const LiveManager&, const LiveManager&) = default;
 };
 
 // Which connected manager runs each plan manager: by name (case-insensitive) first, then the
-// plan managers left over take the connected managers left over, in order. nullopt: no
+// plan managers left over take the connected managers left over, in order. Managers whose
+// connection is lost run nothing. nullopt: no
 // connected manager is free for it. This is the pairing the run asks the controller core for
 // (PlanSeriesOptions::manager_map), so what the topology shows is what runs.
 [[nodiscard]] std::vector<std::optional<std::size_t>> pair_managers(const std::vector<access_specs::Manager>& planned,

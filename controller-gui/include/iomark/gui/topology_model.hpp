@@ -23,7 +23,8 @@ struct TopologyWorkerRow {
 
 struct TopologyManagerRow {
   std::string name;     // the plan's name; "OLD on NEW" when it runs on a manager of another name
-  std::string state;    // "connected", "not connected", "running", "connected, not in the plan"
+  std::string state;    // "connected", "not connected", "running", "connected, not in the plan",
+                        // "connection lost: disconnect it"
   std::string details;  // host facts of the connected manager: endpoint, CPUs, OS, build
   bool connected{false};
   std::optional<std::size_t> plan_index;  // into the plan's managers
