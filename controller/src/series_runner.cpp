@@ -98,6 +98,7 @@ class RunDriver {
   Result<results::RunResults> run(const RunPlan& plan, std::size_t index, std::uint64_t run_id) {
     figures_ = LiveFigures{index, series_.runs.size(), &plan, LivePhase::preparing};
     live_.clear();
+    latest_results_.clear();
     errors_noticed_.clear();
     run_plan_ = &plan;
     if (auto prepared = prepare(plan); !prepared) return fail(prepared.error());
@@ -152,6 +153,7 @@ class RunDriver {
       const auto* sample = std::get_if<protocol::Sample>(&message);
       if (sample == nullptr) return;
       live_.add(manager, *sample);
+      if (observer_.wants_snapshot() && run_plan_ != nullptr) keep_for_snapshot(manager, *sample);
       if (sample->phase != protocol::SamplePhase::recording || run_plan_ == nullptr) return;
       for (const auto& planned : run_plan_->managers) {
         if (planned.manager != manager) continue;
@@ -266,12 +268,31 @@ class RunDriver {
         figures_.remaining_s =
             left_in_run + per_run * static_cast<double>(figures_.run_count - figures_.run_index - 1);
         live_.fill(figures_);
+        if (observer_.wants_snapshot()) figures_.snapshot = snapshot(plan);
         observer_.live(figures_);
         if (auto flushed = recorder_.flush_samples(); !flushed) return flushed;
       }
       std::this_thread::sleep_for(std::min<Clock::duration>(kPollEvery, end - Clock::now()));
     }
     return {};
+  }
+
+  void keep_for_snapshot(std::size_t manager, const protocol::Sample& sample) {
+    for (const auto& planned : run_plan_->managers) {
+      if (planned.manager != manager) continue;
+      auto counters = manager_result(planned, sample.workers, sample.cpus, sample.network);
+      if (counters) latest_results_[manager] = std::move(*counters);
+    }
+  }
+
+  // The latest sample of every manager of `plan` as a results tree.
+  results::RunResults snapshot(const RunPlan& plan) const {
+    results::RunResults run{plan.info, {}};
+    for (const auto& planned : plan.managers) {
+      const auto latest = latest_results_.find(planned.manager);
+      if (latest != latest_results_.end()) run.managers.push_back(latest->second);
+    }
+    return run;
   }
 
   // One manager's counters (its final results or one sample) under the names of what it was
@@ -333,6 +354,8 @@ class RunDriver {
   LiveFigures figures_;
   LiveAggregate live_;
   const RunPlan* run_plan_{};
+  // Each manager's latest sample as counters, kept only for observers that want snapshots.
+  std::map<std::size_t, results::ManagerResult> latest_results_;
   std::set<std::tuple<std::size_t, std::uint32_t, std::uint32_t>> errors_noticed_;  // manager, worker, target
 };
 

@@ -105,5 +105,59 @@ TEST_F(SeriesRunnerTest, WithoutATimeSeriesPathNoSideFileIsWritten) {
   }
 }
 
+// Keeps the live figures of the recording phase.
+class LiveRecorder final : public SeriesObserver {
+ public:
+  explicit LiveRecorder(bool snapshots) : snapshots_(snapshots) {}
+  [[nodiscard]] bool wants_snapshot() const override { return snapshots_; }
+  void live(const LiveFigures& figures) override {
+    if (figures.phase == LivePhase::recording) recorded.push_back(figures);
+  }
+  std::vector<LiveFigures> recorded;
+
+ private:
+  bool snapshots_;
+};
+
+TEST_F(SeriesRunnerTest, LiveFiguresCarryEachManagerWorkerAndTarget) {
+  LiveRecorder observer(true);
+  ResultsRecorder recorder("", "");
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder);
+  ASSERT_FALSE(outcome.error) << outcome.error->describe();
+  std::size_t with_samples = 0;
+  for (const auto& figures : observer.recorded) {
+    const auto& snapshot = figures.snapshot;
+    // A live update may come before the run's first sample: then the tree is still empty.
+    if (snapshot.managers.empty()) {
+      EXPECT_EQ(figures.iops, 0.0);
+      continue;
+    }
+    ++with_samples;
+    ASSERT_EQ(snapshot.managers.size(), 1U);
+    ASSERT_EQ(snapshot.managers[0].workers.size(), 1U);
+    ASSERT_EQ(snapshot.managers[0].workers[0].targets.size(), 1U);
+    EXPECT_EQ(snapshot.info.queue_depth, series_.runs[figures.run_index].info.queue_depth);
+    // The totals are those of the tree, aggregated as results are.
+    const auto all = results::summarize_run(snapshot).all;
+    EXPECT_DOUBLE_EQ(all.rates.iops, figures.iops);
+    EXPECT_DOUBLE_EQ(all.rates.mb_per_s, figures.mb_per_s);
+  }
+  EXPECT_GT(with_samples, 0U);
+}
+
+TEST_F(SeriesRunnerTest, NoSnapshotUnlessTheObserverWantsOne) {
+  LiveRecorder observer(false);
+  ResultsRecorder recorder("", "");
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder);
+  ASSERT_FALSE(outcome.error) << outcome.error->describe();
+  ASSERT_FALSE(observer.recorded.empty());
+  bool any_iops = false;
+  for (const auto& figures : observer.recorded) {
+    EXPECT_TRUE(figures.snapshot.managers.empty());
+    any_iops = any_iops || figures.iops > 0;
+  }
+  EXPECT_TRUE(any_iops);  // the totals still come
+}
+
 }  // namespace
 }  // namespace iomark::controller

@@ -74,6 +74,11 @@ struct LiveFigures {
   double average_ms{};
   double p99_ms{};
   double remaining_s{};  // whole series, estimated
+  // The latest sample of every manager of the run as a results tree (each worker's window is
+  // its sample interval), so results::summarize_run(snapshot) gives the live figures of each
+  // manager, worker and target, with CPU and errors. Empty while preparing, and always empty
+  // unless the observer's wants_snapshot() says true.
+  results::RunResults snapshot{};
 };
 
 class SeriesObserver {
@@ -82,6 +87,9 @@ class SeriesObserver {
   virtual void notice(const std::string& /*message*/) {}
   virtual void run_started(std::size_t /*index*/, std::size_t /*count*/, const RunPlan& /*run*/) {}
   virtual void live(const LiveFigures& /*figures*/) {}
+  // Whether live() wants LiveFigures::snapshot filled: converting every worker's sample each
+  // second costs what a console does not need.
+  [[nodiscard]] virtual bool wants_snapshot() const { return false; }
   virtual void run_finished(std::size_t /*index*/, const results::RunResults& /*run*/,
                             const results::RunSummary& /*summary*/) {}
   // The run did not finish (not called when the user stopped the series).

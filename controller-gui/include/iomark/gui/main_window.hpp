@@ -1,0 +1,132 @@
+// iomark-gui's main window, laid out as IOmeter's: the topology (managers -> workers) on the
+// left; Disk Targets, Access Specifications, Results Display and Test Setup tabs; a toolbar
+// with the green Start flag; a log pane instead of modal error boxes; the run, its ETA and
+// the managers in the status bar.
+//
+// It owns the plan document and the session (the bridge to controller_core) and wires them
+// to the pages; what runs is decided by the core (plan_series, run_series), never here.
+#pragma once
+
+#include <QMainWindow>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+#include "iomark/gui/run_models.hpp"
+#include "iomark/gui/topology_model.hpp"
+#include "iomark/protocol/auth.hpp"
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QTabWidget;
+class QTableView;
+class QTreeView;
+
+namespace iomark::gui {
+
+class AccessSpecsPage;
+class DiskTargetsPage;
+class PlanDocument;
+class ResultsPage;
+class Session;
+class TestSetupPage;
+
+struct MainWindowOptions {
+  // The pre-shared key agents must prove; nullopt with `insecure` runs without one.
+  std::optional<protocol::AuthKey> key;
+  bool insecure{false};
+  // Where agents log in ("[ADDR:]PORT"); empty: not listening until asked.
+  QString listen;
+  // Problems found before the window existed (a key file that cannot be used), logged first.
+  QStringList notices;
+};
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(MainWindowOptions options, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // The actions behind menus and toolbar; each reports problems in the log pane.
+  bool open_plan(const QString& path);
+  bool save_plan(const QString& path);
+  bool save_results(const QString& path);
+  void start();
+  void stop();
+  void start_local_agent();
+  void connect_agent(const QString& address);
+  void add_worker();
+  void remove_selected();
+  void disconnect_selected();
+  // Selects a row of the topology (a manager, or one of its workers).
+  void select(const TopologyModel::Position& position);
+  // Adds a view of results (a chart) to the Charts tab, which appears with the first one.
+  void add_chart(QWidget* chart, const QString& title);
+  // Brings a chart added with add_chart() to the front.
+  void show_chart(QWidget* chart);
+
+  [[nodiscard]] PlanDocument& document() noexcept { return *document_; }
+  [[nodiscard]] Session& session() noexcept { return *session_; }
+  [[nodiscard]] ResultsPage& results_page() noexcept { return *results_page_; }
+  [[nodiscard]] TestSetupPage& test_setup_page() noexcept { return *setup_page_; }
+  [[nodiscard]] AccessSpecsPage& access_specs_page() noexcept { return *specs_page_; }
+  [[nodiscard]] LogModel& log() noexcept { return *log_; }
+  [[nodiscard]] TopologyModel& topology() noexcept { return *topology_; }
+  [[nodiscard]] QTabWidget& tabs() noexcept { return *tabs_; }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void build_actions();
+  void build_menus_and_toolbar();
+  void refresh_topology();
+  void selection_changed();
+  void adopt_new_managers();
+  void update_title();
+  void update_actions();
+  void report(Severity severity, const QString& text);
+  // Paths the embedded agent must be allowed before the plan can run on it; empty when it
+  // already may touch every device and file of the plan's managers it runs.
+  [[nodiscard]] std::vector<std::string> embedded_paths_missing() const;
+  [[nodiscard]] std::optional<TopologyModel::Position> selected() const;
+  bool maybe_save();
+
+  bool authenticated_{false};  // a key, or --insecure, was given
+  PlanDocument* document_{};
+  Session* session_{};
+  LogModel* log_{};
+  TopologyModel* topology_{};
+  QTreeView* topology_view_{};
+  QTabWidget* tabs_{};
+  DiskTargetsPage* targets_page_{};
+  AccessSpecsPage* specs_page_{};
+  ResultsPage* results_page_{};
+  TestSetupPage* setup_page_{};
+  QTabWidget* charts_{};  // the Charts tab, once a chart is added
+  QDockWidget* log_dock_{};
+  QTableView* log_view_{};
+  QLabel* run_status_{};
+  QLabel* managers_status_{};
+  std::optional<TopologyModel::Position> last_selection_;
+  bool start_when_ready_{false};
+
+  QAction* new_{};
+  QAction* open_{};
+  QAction* save_{};
+  QAction* save_as_{};
+  QAction* save_results_{};
+  QAction* quit_{};
+  QAction* start_{};
+  QAction* stop_{};
+  QAction* local_agent_{};
+  QAction* connect_{};
+  QAction* listen_{};
+  QAction* disconnect_{};
+  QAction* add_worker_{};
+  QAction* remove_{};
+};
+
+}  // namespace iomark::gui

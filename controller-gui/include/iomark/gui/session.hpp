@@ -1,0 +1,119 @@
+// The bridge between controller_core and the UI thread: it owns the manager registry
+// (agents logging in, agents dialled, the embedded agent) and the thread a series runs on,
+// and turns every core event into a signal emitted on the UI thread. Nothing here blocks the
+// UI thread: dialling, starting the embedded agent and running a series happen on threads of
+// their own, whose events are posted back (queued) to this object.
+//
+// Threading: create, call and destroy on the UI thread. Its signals are emitted on the UI
+// thread. Destruction stops a running series (abort within about a second), then closes
+// every manager.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <cstddef>
+#include <memory>
+#include <functional>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "iomark/common/result.hpp"
+#include "iomark/controller/manager_registry.hpp"
+#include "iomark/controller/series_runner.hpp"
+#include "iomark/gui/managers.hpp"
+#include "iomark/gui/run_models.hpp"
+#include "iomark/results/run_results.hpp"
+
+namespace iomark::gui {
+
+// What the Results Display and the status bar show while a run goes on.
+struct LiveUpdate {
+  std::size_t run_index{};  // 0-based
+  std::size_t run_count{};
+  std::string label;  // "'Database' QD 4"
+  controller::LivePhase phase{controller::LivePhase::ramp_up};
+  double elapsed_s{};  // preparing: bytes done
+  double phase_s{};    // preparing: bytes to do
+  double remaining_s{};
+  std::vector<FigureRow> rows;  // ALL, managers, workers, targets from the latest samples
+};
+
+// Writes `series` to `path`, replacing it: iomark's JSON when the name ends in ".json",
+// otherwise IOmeter's results.csv (1.1.0 layout).
+[[nodiscard]] Result<void> write_results_file(const results::SeriesResults& series, const std::string& path);
+
+class Session : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit Session(controller::RegistryOptions options, QObject* parent = nullptr);
+  ~Session() override;
+
+  // The registered managers, in the registry's order (the indices disconnect() takes).
+  [[nodiscard]] const std::vector<LiveManager>& managers() const noexcept { return managers_; }
+  [[nodiscard]] bool series_running() const noexcept { return running_; }
+  // "0.0.0.0:1066" while listening, else empty.
+  [[nodiscard]] const QString& listening() const noexcept { return listening_; }
+  // The series last run (or running): what "Save results as" writes.
+  [[nodiscard]] const results::SeriesResults& last_results() const noexcept { return last_results_; }
+
+  // Accepts agents logging in on `address` ("[ADDR:]PORT"; port 0 picks one). Failures and
+  // refused logins are reported through message().
+  void listen(const QString& address);
+  void stop_listening();
+  // Dials an agent started with --listen ("HOST[:PORT]") on a thread of its own.
+  void dial(const QString& address);
+  // Starts the in-process agent, allowed to touch `allowed_paths` (and the test files it
+  // creates), on a thread of its own. A running embedded agent is replaced, so that it can be
+  // given paths it was not allowed before.
+  void start_embedded_agent(std::vector<std::string> allowed_paths);
+  // Closes the manager at `index` (not while a series runs).
+  void disconnect_manager(std::size_t index);
+
+  // Runs `series` on the registered managers; each run is appended to `csv_path` (IOmeter's
+  // results.csv; empty: none) as it completes. Fails when a series is already running.
+  [[nodiscard]] Result<void> start_series(controller::SeriesPlan series, std::string csv_path);
+  // Asks the running series to stop; series_finished() follows.
+  void stop_series();
+  // The registry's links, for plan_series() on the UI thread (while no series runs).
+  [[nodiscard]] std::vector<controller::ManagerLink*> links() const;
+
+ signals:
+  void managers_changed();
+  void listening_changed(const QString& endpoint);
+  void message(iomark::gui::Severity severity, const QString& text);
+  // A request this session made finished (dial, embedded agent); `ok` says how.
+  void request_done(bool ok);
+  void series_started(std::size_t run_count);
+  void run_started(std::size_t index, std::size_t count, const QString& label);
+  void live(const iomark::gui::LiveUpdate& update);
+  void run_finished(std::size_t index, const iomark::results::RunResults& run,
+                    const iomark::results::RunSummary& summary);
+  // `error` is empty when every run completed.
+  void series_finished(iomark::results::SeriesOutcome outcome, const QString& error);
+
+ private:
+  class Events;
+  class Observer;
+
+  void refresh_managers();
+  // Runs `work` on a thread of its own that this session joins before it goes.
+  void spawn(std::function<void(std::stop_token)> work);
+  void finish_series(controller::SeriesOutcome outcome);
+
+  std::unique_ptr<Events> events_;
+  std::unique_ptr<controller::ManagerRegistry> registry_;
+  std::vector<LiveManager> managers_;
+  QString listening_;
+  bool running_{false};
+  results::SeriesResults last_results_;
+  std::unique_ptr<controller::SeriesPlan> series_;  // read by the series thread while it runs
+  std::unique_ptr<controller::ResultsRecorder> recorder_;
+  std::jthread series_thread_;
+  std::vector<std::jthread> helpers_;  // dialling, starting the embedded agent
+};
+
+}  // namespace iomark::gui

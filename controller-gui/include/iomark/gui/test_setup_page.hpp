@@ -1,0 +1,69 @@
+// The Test Setup tab: description, run and ramp-up times, what is recorded, the cycling test
+// type with its parameters (input limits from the field descriptors), and a preview of the
+// runs the plan expands into. Also where results.csv is appended.
+#pragma once
+
+#include <QWidget>
+
+#include <cstddef>
+#include <optional>
+
+#include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/access_specs/test_plan.hpp"
+
+class QComboBox;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTableView;
+
+namespace iomark::gui {
+
+class PlanDocument;
+class RunPreviewModel;
+
+class TestSetupPage : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TestSetupPage(PlanDocument& document, QWidget* parent = nullptr);
+
+  // results.csv to append each run to; empty: results are kept for "Save results as" only.
+  [[nodiscard]] QString results_file() const;
+  void set_results_file(const QString& path);
+  // How many runs the plan makes (the preview's), 0 when it cannot be expanded.
+  [[nodiscard]] int preview_run_count() const;
+
+ private:
+  struct CyclingEditors {
+    QGroupBox* box{};
+    QSpinBox* start{};
+    QSpinBox* end{};  // queue depth only
+    QSpinBox* step{};
+    QComboBox* type{};
+  };
+
+  void load();
+  void store();
+  void refresh_preview();
+  CyclingEditors make_cycling(const QString& title, access_specs::FieldId start, std::optional<access_specs::FieldId> end,
+                              access_specs::FieldId step);
+
+  PlanDocument& document_;
+  bool loading_{false};
+  QLineEdit* description_{};
+  QSpinBox* run_time_{};
+  QSpinBox* ramp_up_{};
+  QComboBox* record_{};
+  QComboBox* test_type_{};
+  CyclingEditors workers_;
+  CyclingEditors targets_;
+  CyclingEditors queue_depth_;
+  QLineEdit* results_file_{};
+  QLabel* preview_summary_{};
+  QTableView* preview_view_{};
+  RunPreviewModel* preview_{};
+};
+
+}  // namespace iomark::gui

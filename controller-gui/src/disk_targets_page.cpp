@@ -1,0 +1,201 @@
+#include "iomark/gui/disk_targets_page.hpp"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <charconv>
+
+#include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/common/units.hpp"
+#include "iomark/gui/plan_document.hpp"
+#include "iomark/gui/targets_model.hpp"
+#include "table_views.hpp"
+
+namespace iomark::gui {
+
+namespace {
+
+using access_specs::FieldId;
+
+// A whole number the descriptor accepts, or the error to show.
+Result<std::uint64_t> parse_field(FieldId id, const QString& text, const std::string& context) {
+  const auto bytes = text.trimmed().toStdString();
+  std::uint64_t value = 0;
+  const auto* end = bytes.data() + bytes.size();
+  const auto parsed = std::from_chars(bytes.data(), end, value);
+  const auto& field = access_specs::field_descriptor(id);
+  if (bytes.empty() || parsed.ec != std::errc() || parsed.ptr != end) {
+    return fail(Error(ErrorCode::parse_error, context + ": '" + std::string(field.caption) + "' is \"" + bytes +
+                                                  "\", not a whole number")
+                    .in_field(std::string(field.key)));
+  }
+  if (auto fits = access_specs::check_field(id, value, context); !fits) return fail(fits.error());
+  return value;
+}
+
+}  // namespace
+
+DiskTargetsPage::DiskTargetsPage(PlanDocument& document, QWidget* parent) : QWidget(parent), document_(document) {
+  title_ = new QLabel;
+  title_->setWordWrap(true);
+  targets_ = new TargetsModel(this);
+  view_ = new QTableView;
+  view_->setModel(targets_);
+  make_compact(*view_, TargetsModel::details_column);
+  add_path_ = new QPushButton(tr("Add a path..."));
+  add_path_->setToolTip(tr("A file, a device, or a directory where iobw.tst is made"));
+
+  outstanding_ = new QSpinBox;
+  const auto& qd = access_specs::field_descriptor(FieldId::outstanding_ios);
+  outstanding_->setRange(static_cast<int>(qd.min_value), static_cast<int>(qd.max_value));
+  outstanding_->setToolTip(QString::fromStdString(std::string(qd.help)));
+  maximum_size_ = new QLineEdit;
+  maximum_size_->setToolTip(
+      QString::fromStdString(std::string(access_specs::field_descriptor(FieldId::max_disk_size_sectors).help)));
+  starting_sector_ = new QLineEdit;
+  starting_sector_->setToolTip(
+      QString::fromStdString(std::string(access_specs::field_descriptor(FieldId::starting_sector).help)));
+  data_pattern_ = new QComboBox;
+  data_pattern_->addItem(tr("Repeating bytes"), static_cast<int>(access_specs::DataPattern::repeating_bytes));
+  data_pattern_->addItem(tr("Pseudo random"), static_cast<int>(access_specs::DataPattern::pseudo_random));
+  data_pattern_->addItem(tr("Full random"), static_cast<int>(access_specs::DataPattern::full_random));
+  test_file_size_ = new QLineEdit(QString::fromStdString(format_size(Bytes(test_file_bytes_))));
+  test_file_size_->setToolTip(tr("Size of iobw.tst made in a directory target when Maximum Disk Size is 0"));
+  settings_error_ = new QLabel;
+  settings_error_->setStyleSheet(QStringLiteral("color: #b00020"));
+  settings_error_->setWordWrap(true);
+
+  settings_ = new QWidget;
+  auto* form = new QFormLayout(settings_);
+  form->setContentsMargins(0, 0, 0, 0);
+  form->addRow(tr("# of outstanding I/Os per target"), outstanding_);
+  form->addRow(tr("Maximum disk size (sectors, 0 = all)"), maximum_size_);
+  form->addRow(tr("Starting disk sector"), starting_sector_);
+  form->addRow(tr("Write I/O data pattern"), data_pattern_);
+
+  auto* general = new QFormLayout;
+  general->addRow(tr("New test files when the maximum size is 0"), test_file_size_);
+
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(add_path_);
+  buttons->addStretch(1);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(title_);
+  layout->addWidget(view_, 1);
+  layout->addLayout(buttons);
+  layout->addWidget(settings_);
+  layout->addWidget(settings_error_);
+  layout->addLayout(general);
+
+  connect(targets_, &TargetsModel::toggled, this, &DiskTargetsPage::toggle);
+  connect(add_path_, &QPushButton::clicked, this, &DiskTargetsPage::add_path);
+  connect(outstanding_, &QSpinBox::valueChanged, this, &DiskTargetsPage::store_settings);
+  connect(data_pattern_, &QComboBox::currentIndexChanged, this, &DiskTargetsPage::store_settings);
+  connect(maximum_size_, &QLineEdit::editingFinished, this, &DiskTargetsPage::store_settings);
+  connect(starting_sector_, &QLineEdit::editingFinished, this, &DiskTargetsPage::store_settings);
+  connect(test_file_size_, &QLineEdit::editingFinished, this, [this] {
+    const auto size = parse_size(test_file_size_->text().trimmed().toStdString());
+    if (size && size->count() > 0) {
+      test_file_bytes_ = size->count();
+      settings_error_->clear();
+    } else {
+      settings_error_->setText(tr("\"%1\" is not a size (512M, 1G, 20GiB)").arg(test_file_size_->text()));
+    }
+    test_file_size_->setText(QString::fromStdString(format_size(Bytes(test_file_bytes_))));
+  });
+  connect(&document_, &PlanDocument::topology_changed, this, &DiskTargetsPage::refresh);
+  connect(&document_, &PlanDocument::plan_replaced, this, [this] { show_worker(std::nullopt, std::nullopt, std::nullopt); });
+  refresh();
+}
+
+void DiskTargetsPage::show_worker(std::optional<std::size_t> manager, std::optional<std::size_t> worker,
+                                  std::optional<LiveManager> live) {
+  manager_ = manager;
+  worker_ = worker;
+  live_ = std::move(live);
+  settings_error_->clear();
+  refresh();
+}
+
+const access_specs::Worker* DiskTargetsPage::worker() const {
+  const auto& managers = document_.managers();
+  if (!manager_ || !worker_ || *manager_ >= managers.size()) return nullptr;
+  const auto& workers = managers[*manager_].workers;
+  return *worker_ < workers.size() ? &workers[*worker_] : nullptr;
+}
+
+void DiskTargetsPage::refresh() {
+  const auto* shown = worker();
+  view_->setEnabled(shown != nullptr);
+  add_path_->setEnabled(shown != nullptr);
+  settings_->setEnabled(shown != nullptr);
+  if (shown == nullptr) {
+    title_->setText(tr("Select a worker in the topology to choose its targets."));
+    targets_->set_choices({});
+    return;
+  }
+  const auto& manager = document_.managers()[*manager_];
+  auto title = tr("Targets of <b>%1</b> on <b>%2</b>")
+                   .arg(QString::fromStdString(shown->name).toHtmlEscaped(),
+                        QString::fromStdString(manager.name).toHtmlEscaped());
+  if (!live_) title += tr(" (not connected: only the plan's targets are known)");
+  title_->setText(title);
+  targets_->set_choices(target_choices(*shown, live_ ? &*live_ : nullptr));
+  loading_ = true;
+  outstanding_->setValue(static_cast<int>(shown->outstanding_ios));
+  maximum_size_->setText(QString::number(shown->maximum_disk_size_sectors));
+  starting_sector_->setText(QString::number(shown->starting_sector));
+  data_pattern_->setCurrentIndex(data_pattern_->findData(static_cast<int>(shown->data_pattern)));
+  loading_ = false;
+}
+
+void DiskTargetsPage::toggle(const QString& name, bool ticked) {
+  const auto* shown = worker();
+  if (shown == nullptr) return;
+  document_.set_worker(*manager_, *worker_, with_target(*shown, name.toStdString(), ticked));
+}
+
+void DiskTargetsPage::add_path() {
+  if (worker() == nullptr) return;
+  bool ok = false;
+  const auto path = QInputDialog::getText(this, tr("Add a target"),
+                                          tr("Absolute path on the manager: a device, a file, or a directory for iobw.tst"),
+                                          QLineEdit::Normal, QStringLiteral("/"), &ok)
+                        .trimmed();
+  if (!ok || path.isEmpty()) return;
+  if (!path.startsWith('/')) {
+    settings_error_->setText(tr("\"%1\" is not an absolute path").arg(path));
+    return;
+  }
+  toggle(path, true);
+}
+
+void DiskTargetsPage::store_settings() {
+  const auto* shown = worker();
+  if (loading_ || shown == nullptr) return;
+  auto changed = *shown;
+  const auto context = "worker '" + shown->name + "'";
+  auto maximum = parse_field(FieldId::max_disk_size_sectors, maximum_size_->text(), context);
+  auto starting = parse_field(FieldId::starting_sector, starting_sector_->text(), context);
+  if (!maximum || !starting) {
+    settings_error_->setText(QString::fromStdString((!maximum ? maximum.error() : starting.error()).message()));
+    return;
+  }
+  settings_error_->clear();
+  changed.outstanding_ios = static_cast<std::uint32_t>(outstanding_->value());
+  changed.maximum_disk_size_sectors = *maximum;
+  changed.starting_sector = *starting;
+  changed.data_pattern = static_cast<access_specs::DataPattern>(data_pattern_->currentData().toInt());
+  document_.set_worker(*manager_, *worker_, std::move(changed));
+}
+
+}  // namespace iomark::gui

@@ -1,0 +1,60 @@
+#include "iomark/gui/result_charts.hpp"
+
+#include <QElapsedTimer>
+#include <QTabWidget>
+#include <memory>
+
+#include "iomark/gui/charts/chart_export.hpp"
+#include "iomark/gui/charts/latency_chart.hpp"
+#include "iomark/gui/charts/live_chart.hpp"
+#include "iomark/gui/charts/qd_chart.hpp"
+#include "iomark/gui/compare/compare_view.hpp"
+#include "iomark/gui/main_window.hpp"
+#include "iomark/gui/session.hpp"
+
+namespace iomark::gui {
+
+void add_result_charts(MainWindow& window) {
+  auto& session = window.session();
+  auto* live = new LiveChart;
+  auto* curves = new QdChart;
+  auto* latency = new LatencyChart;
+  add_export_action(*live, QStringLiteral("iomark-live"));
+  add_export_action(*curves, QStringLiteral("iomark-qd-curves"));
+  add_export_action(*latency, QStringLiteral("iomark-latency"));
+  window.add_chart(live, MainWindow::tr("Live"));
+  window.add_chart(curves, MainWindow::tr("IOPS and response time vs outstanding I/Os"));
+  window.add_chart(latency, MainWindow::tr("Latency of the last run"));
+
+  // The live series is drawn over the seconds since Start.
+  auto clock = std::make_shared<QElapsedTimer>();
+  QObject::connect(&session, &Session::series_started, live, [live, curves, latency, clock] {
+    live->clear();
+    curves->clear();
+    latency->clear();
+    clock->start();
+  });
+  QObject::connect(&session, &Session::live, live, [live, clock](const LiveUpdate& update) {
+    if (update.phase == controller::LivePhase::preparing || update.rows.empty()) return;
+    const auto& all = update.rows.front();
+    live->add_sample({static_cast<double>(clock->elapsed()) / 1000.0, all.iops, all.mb_per_s, all.average_ms, all.p99_ms});
+  });
+  QObject::connect(&session, &Session::run_finished, curves,
+                   [curves, latency](std::size_t index, const results::RunResults& run,
+                                     const results::RunSummary& summary) {
+                     curves->add_run(run, summary);
+                     latency->set_histogram(summary.all.counters.latency,
+                                            MainWindow::tr("Run %1: %2")
+                                                .arg(index + 1)
+                                                .arg(QString::fromStdString(summary.all.spec_name)));
+                   });
+
+  // After a series of several runs, its curves are what the user came for.
+  QObject::connect(&session, &Session::series_finished, curves, [&window, curves](results::SeriesOutcome, const QString&) {
+    if (window.session().last_results().runs.size() > 1) window.show_chart(curves);
+  });
+
+  window.tabs().addTab(new CompareView, MainWindow::tr("&Compare"));
+}
+
+}  // namespace iomark::gui

@@ -1,0 +1,246 @@
+#include "iomark/gui/session.hpp"
+
+#include <QMetaObject>
+#include <QTimer>
+#include <utility>
+
+#include "iomark/controller/embedded_agent.hpp"
+#include "iomark/results/durable_append.hpp"
+#include "iomark/results/results_csv.hpp"
+#include "iomark/results/results_json.hpp"
+#include "iomark/transport/host_port.hpp"
+#include "iomark/transport/session_config.hpp"
+
+namespace iomark::gui {
+
+namespace {
+
+QString text_of(const Error& error) { return QString::fromStdString(error.describe()); }
+
+}  // namespace
+
+Result<void> write_results_file(const results::SeriesResults& series, const std::string& path) {
+  if (path.ends_with(".json")) return results::replace_durably(path, results::write_results_json(series));
+  results::ResultsCsvAppender appender;
+  auto text = appender.begin_series(series.info);
+  for (const auto& run : series.runs) text += appender.append_run(run);
+  text += appender.end_series(series.outcome);
+  return results::replace_durably(path, text);
+}
+
+// The registry's events, called on its login thread or on the thread that added a manager:
+// posted to the UI thread, where the list of managers is read again from the registry.
+class Session::Events final : public controller::ManagerEvents {
+ public:
+  explicit Events(Session& session) : session_(session) {}
+
+  void manager_joined(const controller::ManagerLink& link) override {
+    const auto text = QStringLiteral("manager '%1' joined (%2)")
+                          .arg(QString::fromStdString(link.name()), QString::fromStdString(link.peer().endpoint));
+    QMetaObject::invokeMethod(
+        &session_,
+        [session = &session_, text] {
+          session->refresh_managers();
+          emit session->message(Severity::info, text);
+        },
+        Qt::QueuedConnection);
+  }
+
+  void manager_refused(const Error& error) override {
+    const auto text = QStringLiteral("refused: %1").arg(text_of(error));
+    QMetaObject::invokeMethod(
+        &session_, [session = &session_, text] { emit session->message(Severity::warning, text); },
+        Qt::QueuedConnection);
+  }
+
+ private:
+  Session& session_;
+};
+
+// The series runner's observer, called on the series thread: figures are computed there and
+// posted to the UI thread as plain values.
+class Session::Observer final : public controller::SeriesObserver {
+ public:
+  explicit Observer(Session& session) : session_(session) {}
+
+  void notice(const std::string& message) override {
+    post([text = QString::fromStdString(message)](Session& session) { emit session.message(Severity::info, text); });
+  }
+
+  void run_started(std::size_t index, std::size_t count, const controller::RunPlan& run) override {
+    post([index, count, label = QString::fromStdString(run.label)](Session& session) {
+      emit session.run_started(index, count, label);
+    });
+  }
+
+  [[nodiscard]] bool wants_snapshot() const override { return true; }
+
+  void live(const controller::LiveFigures& figures) override {
+    LiveUpdate update{figures.run_index,
+                      figures.run_count,
+                      figures.run != nullptr ? figures.run->label : std::string(),
+                      figures.phase,
+                      figures.elapsed_s,
+                      figures.phase_s,
+                      figures.remaining_s,
+                      {}};
+    if (figures.phase != controller::LivePhase::preparing) {
+      update.rows = figure_rows(figures.snapshot, results::summarize_run(figures.snapshot));
+    }
+    post([update = std::move(update)](Session& session) { emit session.live(update); });
+  }
+
+  void run_finished(std::size_t index, const results::RunResults& run, const results::RunSummary& summary) override {
+    post([index, run, summary](Session& session) {
+      session.last_results_.runs.push_back(run);
+      emit session.run_finished(index, run, summary);
+    });
+  }
+
+ private:
+  template <typename Action>
+  void post(Action action) {
+    QMetaObject::invokeMethod(
+        &session_, [session = &session_, action = std::move(action)] { action(*session); }, Qt::QueuedConnection);
+  }
+
+  Session& session_;
+};
+
+Session::Session(controller::RegistryOptions options, QObject* parent)
+    : QObject(parent),
+      events_(std::make_unique<Events>(*this)),
+      registry_(std::make_unique<controller::ManagerRegistry>(std::move(options), *events_)) {
+  // A lost connection shows only when someone looks: look every two seconds.
+  auto* watch = new QTimer(this);
+  connect(watch, &QTimer::timeout, this, &Session::refresh_managers);
+  watch->start(2000);
+}
+
+Session::~Session() {
+  series_thread_ = {};  // requests the stop and waits: the runner aborts the run in progress
+  helpers_.clear();
+}
+
+void Session::listen(const QString& address) {
+  auto parsed = transport::parse_listen_address(address.toStdString(), "0.0.0.0");
+  if (!parsed) {
+    emit message(Severity::error, QStringLiteral("listen on %1: %2").arg(address, text_of(parsed.error())));
+    return;
+  }
+  auto endpoint = registry_->listen(*parsed);
+  if (!endpoint) {
+    emit message(Severity::error, QStringLiteral("cannot listen for agents on %1: %2").arg(address, text_of(endpoint.error())));
+    return;
+  }
+  listening_ = QString::fromStdString(*endpoint);
+  emit message(Severity::info, QStringLiteral("listening for agents on %1").arg(listening_));
+  emit listening_changed(listening_);
+}
+
+void Session::stop_listening() {
+  registry_->stop_listening();
+  listening_.clear();
+  emit listening_changed(listening_);
+}
+
+void Session::dial(const QString& address) {
+  auto parsed = transport::parse_host_port(address.toStdString(), transport::kDefaultPort);
+  if (!parsed) {
+    emit message(Severity::error, QStringLiteral("connect to %1: %2").arg(address, text_of(parsed.error())));
+    emit request_done(false);
+    return;
+  }
+  emit message(Severity::info, QStringLiteral("connecting to %1 ...").arg(address));
+  spawn([this, peer = *parsed, address](std::stop_token stop) {
+    auto dialled = registry_->dial(peer, stop);
+    QMetaObject::invokeMethod(
+        this,
+        [this, address, error = dialled ? std::optional<Error>() : std::optional<Error>(dialled.error())] {
+          if (error) emit message(Severity::error, QStringLiteral("connect to %1: %2").arg(address, text_of(*error)));
+          emit request_done(!error);
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void Session::start_embedded_agent(std::vector<std::string> allowed_paths) {
+  if (running_) {
+    emit message(Severity::warning, tr("the local agent cannot be restarted while a series runs"));
+    emit request_done(false);
+    return;
+  }
+  for (std::size_t index = managers_.size(); index-- > 0;) {
+    if (managers_[index].embedded()) registry_->remove(index);
+  }
+  refresh_managers();
+  spawn([this, paths = std::move(allowed_paths)](std::stop_token) {
+    auto added = controller::add_embedded_agent(*registry_, paths);
+    QMetaObject::invokeMethod(
+        this,
+        [this, error = added ? std::optional<Error>() : std::optional<Error>(added.error())] {
+          if (error) emit message(Severity::error, QStringLiteral("local agent: %1").arg(text_of(*error)));
+          emit request_done(!error);
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void Session::disconnect_manager(std::size_t index) {
+  if (running_) {
+    emit message(Severity::warning, tr("managers cannot be disconnected while a series runs; stop it first"));
+    return;
+  }
+  if (index >= managers_.size()) return;
+  const auto name = QString::fromStdString(managers_[index].name);
+  registry_->remove(index);
+  refresh_managers();
+  emit message(Severity::info, QStringLiteral("manager '%1' disconnected").arg(name));
+}
+
+std::vector<controller::ManagerLink*> Session::links() const { return registry_->links(); }
+
+Result<void> Session::start_series(controller::SeriesPlan series, std::string csv_path) {
+  if (running_) return fail(ErrorCode::invalid_argument, "a series is already running");
+  series_ = std::make_unique<controller::SeriesPlan>(std::move(series));
+  recorder_ = std::make_unique<controller::ResultsRecorder>(std::move(csv_path), std::string());
+  last_results_ = results::SeriesResults{series_->info, series_->plan, {}, results::SeriesOutcome::in_progress};
+  running_ = true;
+  emit series_started(series_->runs.size());
+  series_thread_ = std::jthread([this, links = registry_->links()](std::stop_token stop) {
+    Observer observer(*this);
+    auto outcome = controller::run_series(links, *series_, observer, *recorder_, stop);
+    QMetaObject::invokeMethod(
+        this, [this, outcome = std::move(outcome)]() mutable { finish_series(std::move(outcome)); },
+        Qt::QueuedConnection);
+  });
+  return {};
+}
+
+void Session::stop_series() {
+  if (running_) series_thread_.request_stop();
+}
+
+void Session::finish_series(controller::SeriesOutcome outcome) {
+  series_thread_ = {};  // already done: joins at once
+  running_ = false;
+  last_results_.outcome = outcome.outcome;
+  const auto error = outcome.error ? text_of(*outcome.error) : QString();
+  emit series_finished(outcome.outcome, error);
+}
+
+void Session::refresh_managers() {
+  std::vector<LiveManager> managers;
+  for (const auto* link : registry_->links()) {
+    managers.push_back({link->name(), link->peer().endpoint, link->peer().build, link->inventory(), link->is_open()});
+  }
+  if (managers == managers_) return;
+  managers_ = std::move(managers);
+  emit managers_changed();
+}
+
+void Session::spawn(std::function<void(std::stop_token)> work) {
+  helpers_.emplace_back(std::move(work));
+}
+
+}  // namespace iomark::gui

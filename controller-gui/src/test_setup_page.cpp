@@ -1,0 +1,243 @@
+#include "iomark/gui/test_setup_page.hpp"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <climits>
+
+#include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/gui/plan_document.hpp"
+#include "iomark/gui/run_models.hpp"
+#include "iomark/gui/wording.hpp"
+#include "table_views.hpp"
+
+namespace iomark::gui {
+
+namespace {
+
+using access_specs::FieldId;
+using access_specs::StepType;
+using access_specs::TestType;
+
+// Spin boxes hold int; descriptors allow up to 2^64-1 for some fields but the ones used here
+// stay far below INT_MAX except run time, which is clamped.
+int clamp_int(std::uint64_t value) { return static_cast<int>(std::min<std::uint64_t>(value, INT_MAX)); }
+
+QSpinBox* spin_for(FieldId id, const QString& suffix = {}) {
+  const auto& field = access_specs::field_descriptor(id);
+  auto* spin = new QSpinBox;
+  spin->setRange(clamp_int(field.min_value), clamp_int(field.max_value));
+  spin->setToolTip(QString::fromStdString(std::string(field.caption) + ": " + std::string(field.help)));
+  if (!suffix.isEmpty()) spin->setSuffix(suffix);
+  spin->setAccelerated(true);
+  return spin;
+}
+
+struct TypeInfo {
+  TestType type;
+  const char* caption;
+  bool workers;
+  bool targets;
+  bool queue_depth;
+};
+
+constexpr TypeInfo kTypes[] = {
+    {TestType::normal, "Normal: every worker runs each of its specs once", false, false, false},
+    {TestType::cycle_targets, "Cycle # targets", false, true, false},
+    {TestType::cycle_workers, "Cycle # workers", true, false, false},
+    {TestType::increment_targets_parallel, "Increment targets parallel", false, true, false},
+    {TestType::increment_targets_serial, "Increment targets serial", false, true, false},
+    {TestType::cycle_workers_and_targets, "Cycle # workers and targets", true, true, false},
+    {TestType::cycle_outstanding_ios, "Cycle # outstanding I/Os", false, false, true},
+    {TestType::cycle_outstanding_ios_and_targets, "Cycle # outstanding I/Os and targets", false, true, true},
+};
+
+const TypeInfo& type_info(TestType type) {
+  for (const auto& info : kTypes) {
+    if (info.type == type) return info;
+  }
+  return kTypes[0];
+}
+
+}  // namespace
+
+TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(parent), document_(document) {
+  description_ = new QLineEdit;
+  description_->setPlaceholderText(tr("Recorded in the results"));
+  run_time_ = spin_for(FieldId::run_time, tr(" s"));
+  run_time_->setMinimum(1);  // a series needs an end: 0 ("until stopped") cannot be run here
+  ramp_up_ = spin_for(FieldId::ramp_up, tr(" s"));
+  record_ = new QComboBox;
+  record_->addItem(tr("All: managers, workers and targets"), static_cast<int>(access_specs::RecordResults::all));
+  record_->addItem(tr("No targets"), static_cast<int>(access_specs::RecordResults::no_targets));
+  record_->addItem(tr("No workers"), static_cast<int>(access_specs::RecordResults::no_workers));
+  record_->addItem(tr("No managers"), static_cast<int>(access_specs::RecordResults::no_managers));
+  record_->addItem(tr("None"), static_cast<int>(access_specs::RecordResults::none));
+  test_type_ = new QComboBox;
+  for (const auto& info : kTypes) test_type_->addItem(tr(info.caption), static_cast<int>(info.type));
+
+  results_file_ = new QLineEdit;
+  results_file_->setPlaceholderText(tr("none: keep results for File > Save Results As"));
+  auto* browse = new QPushButton(tr("Browse..."));
+  connect(browse, &QPushButton::clicked, this, [this] {
+    const auto path = QFileDialog::getSaveFileName(this, tr("Append results to"), results_file_->text(),
+                                                   tr("IOmeter results (*.csv)"), nullptr,
+                                                   QFileDialog::DontConfirmOverwrite);
+    if (!path.isEmpty()) results_file_->setText(path);
+  });
+  auto* results_row = new QHBoxLayout;
+  results_row->addWidget(results_file_, 1);
+  results_row->addWidget(browse);
+
+  auto* form = new QFormLayout;
+  form->addRow(tr("Test description"), description_);
+  form->addRow(tr("Run time"), run_time_);
+  form->addRow(tr("Ramp-up time"), ramp_up_);
+  form->addRow(tr("Record results"), record_);
+  form->addRow(tr("Append to results file"), results_row);
+  form->addRow(tr("Cycling options"), test_type_);
+
+  workers_ = make_cycling(tr("Workers"), FieldId::worker_cycling_start, std::nullopt, FieldId::worker_cycling_step);
+  targets_ = make_cycling(tr("Targets"), FieldId::target_cycling_start, std::nullopt, FieldId::target_cycling_step);
+  queue_depth_ = make_cycling(tr("# of outstanding I/Os"), FieldId::queue_depth_start, FieldId::queue_depth_end,
+                              FieldId::queue_depth_step);
+  auto* cycling = new QHBoxLayout;
+  cycling->addWidget(workers_.box);
+  cycling->addWidget(targets_.box);
+  cycling->addWidget(queue_depth_.box);
+
+  preview_ = new RunPreviewModel(this);
+  preview_view_ = new QTableView;
+  preview_view_->setModel(preview_);
+  make_compact(*preview_view_, RunPreviewModel::description_column);
+  preview_summary_ = new QLabel;
+  preview_summary_->setWordWrap(true);
+
+  auto* preview_box = new QGroupBox(tr("Runs of this plan"));
+  auto* preview_layout = new QVBoxLayout(preview_box);
+  preview_layout->addWidget(preview_summary_);
+  preview_layout->addWidget(preview_view_);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addLayout(cycling);
+  layout->addWidget(preview_box, 1);
+
+  for (auto* spin : {run_time_, ramp_up_, workers_.start, workers_.step, targets_.start, targets_.step,
+                     queue_depth_.start, queue_depth_.end, queue_depth_.step}) {
+    connect(spin, &QSpinBox::valueChanged, this, &TestSetupPage::store);
+  }
+  for (auto* combo : {record_, test_type_, workers_.type, targets_.type, queue_depth_.type}) {
+    connect(combo, &QComboBox::currentIndexChanged, this, &TestSetupPage::store);
+  }
+  connect(description_, &QLineEdit::textEdited, this, &TestSetupPage::store);
+  connect(&document_, &PlanDocument::plan_replaced, this, &TestSetupPage::load);
+  connect(&document_, &PlanDocument::setup_changed, this, &TestSetupPage::load);
+  connect(&document_, &PlanDocument::topology_changed, this, &TestSetupPage::refresh_preview);
+  connect(&document_, &PlanDocument::specs_changed, this, &TestSetupPage::refresh_preview);
+  load();
+}
+
+TestSetupPage::CyclingEditors TestSetupPage::make_cycling(const QString& title, FieldId start,
+                                                          std::optional<FieldId> end, FieldId step) {
+  CyclingEditors editors;
+  editors.box = new QGroupBox(title);
+  editors.start = spin_for(start);
+  editors.step = spin_for(step);
+  editors.type = new QComboBox;
+  editors.type->addItem(tr("Linear (+ step)"), static_cast<int>(StepType::linear));
+  editors.type->addItem(tr("Exponential (x step)"), static_cast<int>(StepType::exponential));
+  auto* form = new QFormLayout(editors.box);
+  form->addRow(tr("Start"), editors.start);
+  if (end) {
+    editors.end = spin_for(*end);
+    form->addRow(tr("End"), editors.end);
+  }
+  form->addRow(tr("Step"), editors.step);
+  form->addRow(tr("Stepping"), editors.type);
+  return editors;
+}
+
+QString TestSetupPage::results_file() const { return results_file_->text().trimmed(); }
+
+void TestSetupPage::set_results_file(const QString& path) { results_file_->setText(path); }
+
+int TestSetupPage::preview_run_count() const { return preview_->rowCount(); }
+
+void TestSetupPage::load() {
+  loading_ = true;
+  const auto setup = document_.setup();
+  if (description_->text().toStdString() != setup.description) {
+    description_->setText(QString::fromStdString(setup.description));
+  }
+  run_time_->setValue(clamp_int(setup.run_time_s));
+  ramp_up_->setValue(clamp_int(setup.ramp_up_s));
+  record_->setCurrentIndex(record_->findData(static_cast<int>(setup.record_results)));
+  test_type_->setCurrentIndex(test_type_->findData(static_cast<int>(setup.test_type)));
+  auto load_cycling = [](CyclingEditors& editors, std::uint32_t start, std::uint32_t step, StepType type) {
+    editors.start->setValue(clamp_int(start));
+    editors.step->setValue(clamp_int(step));
+    editors.type->setCurrentIndex(editors.type->findData(static_cast<int>(type)));
+  };
+  load_cycling(workers_, setup.worker_cycling.start, setup.worker_cycling.step, setup.worker_cycling.step_type);
+  load_cycling(targets_, setup.target_cycling.start, setup.target_cycling.step, setup.target_cycling.step_type);
+  const auto& qd = setup.queue_depth_cycling;
+  load_cycling(queue_depth_, qd.start, qd.step, qd.step_type);
+  queue_depth_.end->setValue(clamp_int(qd.end));
+  const auto& info = type_info(setup.test_type);
+  workers_.box->setEnabled(info.workers);
+  targets_.box->setEnabled(info.targets);
+  queue_depth_.box->setEnabled(info.queue_depth);
+  loading_ = false;
+  refresh_preview();
+}
+
+void TestSetupPage::store() {
+  if (loading_) return;
+  auto setup = document_.setup();
+  setup.description = description_->text().toStdString();
+  setup.run_time_s = static_cast<std::uint32_t>(run_time_->value());
+  setup.ramp_up_s = static_cast<std::uint32_t>(ramp_up_->value());
+  setup.record_results = static_cast<access_specs::RecordResults>(record_->currentData().toInt());
+  setup.test_type = static_cast<TestType>(test_type_->currentData().toInt());
+  auto cycling_of = [](const CyclingEditors& editors) {
+    return access_specs::Cycling{static_cast<std::uint32_t>(editors.start->value()),
+                                 static_cast<std::uint32_t>(editors.step->value()),
+                                 static_cast<StepType>(editors.type->currentData().toInt())};
+  };
+  setup.worker_cycling = cycling_of(workers_);
+  setup.target_cycling = cycling_of(targets_);
+  const auto qd = cycling_of(queue_depth_);
+  setup.queue_depth_cycling = {qd.start, static_cast<std::uint32_t>(queue_depth_.end->value()), qd.step, qd.step_type};
+  document_.set_setup(setup);
+}
+
+void TestSetupPage::refresh_preview() {
+  const auto rows = preview_runs(document_.plan());
+  if (!rows) {
+    preview_->set_rows({});
+    preview_summary_->setText(QString::fromStdString(rows.error().describe()));
+    return;
+  }
+  preview_->set_rows(*rows);
+  const auto setup = document_.setup();
+  if (rows->empty()) {
+    preview_summary_->setText(tr("No run yet: give a worker a target (Disk Targets) and an access specification."));
+    return;
+  }
+  const double seconds = static_cast<double>(rows->size()) * (setup.run_time_s + setup.ramp_up_s);
+  preview_summary_->setText(tr("%1, about %2 without preparing test files.")
+                                .arg(count_text(rows->size(), "run"), duration_text(seconds)));
+}
+
+}  // namespace iomark::gui

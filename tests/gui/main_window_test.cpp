@@ -1,0 +1,174 @@
+// The main window driven offscreen as a user would: open a legacy plan from the corpus, start
+// the embedded agent, point the plan's worker at a temporary directory, run a short
+// outstanding-I/O cycle and see live figures, finished runs and saved results.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QLineEdit>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "iomark/gui/access_specs_page.hpp"
+#include "iomark/gui/main_window.hpp"
+#include "iomark/gui/plan_document.hpp"
+#include "iomark/gui/results_page.hpp"
+#include "iomark/gui/session.hpp"
+#include "iomark/gui/spec_models.hpp"
+#include "iomark/gui/targets_model.hpp"
+#include "iomark/gui/test_setup_page.hpp"
+#include "iomark/results/csv_reader.hpp"
+#include "iomark/results/results_json.hpp"
+#include "iomark/gui/charts/live_chart.hpp"
+#include "iomark/gui/charts/qd_chart.hpp"
+
+namespace iomark::gui {
+namespace {
+
+const QString kPlan = QStringLiteral(IOMARK_ICF_CORPUS_DIR "/kunyi0605__IOMeter2__RND4K_Q1T1_70RD_30WRT.icf");
+constexpr int kWaitMs = 180'000;  // a bound for a hung run, not a performance expectation
+
+std::string read_all(const QString& path) {
+  QFile file(path);
+  EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
+  return file.readAll().toStdString();
+}
+
+TEST(MainWindow, RunsALegacyPlanOnTheEmbeddedAgentAndSavesTheResults) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  MainWindow window({});
+  window.show();
+  ASSERT_TRUE(window.open_plan(kPlan));
+  ASSERT_EQ(window.document().managers().size(), 1U);
+  EXPECT_FALSE(window.topology().rows().front().connected);
+
+  window.start_local_agent();
+  ASSERT_TRUE(QTest::qWaitFor([&] { return window.session().managers().size() == 1; }, kWaitMs));
+  const auto& row = window.topology().rows().front();
+  EXPECT_TRUE(row.connected);  // the plan's Windows manager runs on the local agent, by order
+  EXPECT_EQ(window.topology().rows().size(), 1U);
+
+  // Point the plan's worker at the temp directory instead of its Windows drive.
+  auto worker = window.document().managers()[0].workers[0];
+  ASSERT_TRUE(worker.targets.has_value());
+  const auto legacy = worker.targets->front().name;
+  worker = with_target(worker, legacy, false);
+  worker = with_target(worker, dir.path().toStdString(), true);
+  worker.maximum_disk_size_sectors = 4096;  // a 16 MiB iobw.tst on a 4 KiB-block file system
+  window.document().set_worker(0, 0, worker);
+  auto setup = window.document().setup();
+  setup.run_time_s = 2;
+  setup.ramp_up_s = 0;
+  setup.test_type = access_specs::TestType::cycle_outstanding_ios;
+  setup.queue_depth_cycling = {1, 2, 2, access_specs::StepType::exponential};
+  window.document().set_setup(setup);
+  EXPECT_EQ(window.test_setup_page().preview_run_count(), 2);
+  const auto csv_path = dir.filePath(QStringLiteral("appended.csv"));
+  window.test_setup_page().set_results_file(csv_path);
+
+  bool finished = false;
+  results::SeriesOutcome outcome{};
+  QString error;
+  std::size_t live_rows = 0;
+  QObject::connect(&window.session(), &Session::live, &window, [&](const LiveUpdate& update) {
+    live_rows = std::max(live_rows, update.rows.size());
+  });
+  QObject::connect(&window.session(), &Session::series_finished, &window,
+                   [&](results::SeriesOutcome how, const QString& why) {
+                     finished = true;
+                     outcome = how;
+                     error = why;
+                   });
+  window.start();
+  ASSERT_TRUE(window.session().series_running());
+  ASSERT_TRUE(QTest::qWaitFor([&] { return finished; }, kWaitMs));
+  ASSERT_EQ(outcome, results::SeriesOutcome::completed) << error.toStdString();
+
+  // Live figures came per level: all managers, the manager, its worker, its target.
+  EXPECT_GE(live_rows, 4U);
+  const auto& runs = window.results_page().run_figures();
+  ASSERT_EQ(runs.rowCount(), 2);
+  for (const auto& figures : runs.rows()) EXPECT_GT(figures.iops, 0.0) << figures.name;
+  EXPECT_NE(runs.rows()[1].name.find("QD 2"), std::string::npos) << runs.rows()[1].name;
+  ASSERT_EQ(window.session().last_results().runs.size(), 2U);
+  // The curves over outstanding I/Os have both runs (the Compare tab has a QdChart of its
+  // own, still empty); the live chart has its samples.
+  std::size_t most_points = 0;
+  for (const auto* chart : window.findChildren<QdChart*>()) {
+    for (const auto& curve : chart->curves()) most_points = std::max(most_points, curve.points.size());
+  }
+  EXPECT_EQ(most_points, 2U);
+  const auto* live = window.findChild<LiveChart*>();
+  ASSERT_NE(live, nullptr);
+  EXPECT_GT(live->sample_count(), 0U);
+
+  // Saved as IOmeter CSV and as JSON, appended as it ran; each reads back with both runs.
+  const auto saved_csv = dir.filePath(QStringLiteral("saved.csv"));
+  const auto saved_json = dir.filePath(QStringLiteral("saved.json"));
+  ASSERT_TRUE(window.save_results(saved_csv));
+  ASSERT_TRUE(window.save_results(saved_json));
+  for (const auto& path : {saved_csv, csv_path}) {
+    const auto csv = results::read_results_csv(read_all(path), path.toStdString());
+    ASSERT_TRUE(csv.has_value()) << csv.error().describe();
+    ASSERT_EQ(csv->size(), 1U);
+    EXPECT_EQ(csv->front().runs.size(), 2U) << path.toStdString();
+  }
+  const auto json = results::read_results_json(read_all(saved_json));
+  ASSERT_TRUE(json.has_value()) << json.error().describe();
+  EXPECT_EQ(json->runs.size(), 2U);
+  ASSERT_TRUE(json->plan.has_value());
+  EXPECT_EQ(*json->plan, window.document().plan());
+
+  // The edited plan saves as an .icf that opens again unchanged.
+  const auto icf = dir.filePath(QStringLiteral("edited.icf"));
+  ASSERT_TRUE(window.save_plan(icf));
+  PlanDocument reopened;
+  ASSERT_TRUE(reopened.open(icf).has_value());
+  EXPECT_EQ(reopened.plan(), window.document().plan());
+}
+
+TEST(MainWindow, ReportsWhatKeepsAPlanFromRunningInTheLogPane) {
+  MainWindow window({});
+  window.start_local_agent();
+  ASSERT_TRUE(QTest::qWaitFor([&] { return window.session().managers().size() == 1; }, kWaitMs));
+  // The local agent joins the empty plan with one worker, which has no target and no spec.
+  ASSERT_EQ(window.document().managers().size(), 1U);
+  ASSERT_EQ(window.document().managers()[0].workers.size(), 1U);
+  const auto logged = window.log().rowCount();
+  window.start();
+  EXPECT_FALSE(window.session().series_running());
+  ASSERT_GT(window.log().rowCount(), logged);
+  const auto& last = window.log().entries().back();
+  EXPECT_EQ(last.severity, Severity::error);
+  EXPECT_TRUE(last.text.contains(QStringLiteral("nothing to run"))) << last.text.toStdString();
+
+  // Workers are added to and removed from the selected manager.
+  window.select({0, std::nullopt});
+  window.add_worker();
+  EXPECT_EQ(window.document().managers()[0].workers.size(), 2U);
+  window.select({0, 1});
+  window.access_specs_page().assign("Database");
+  EXPECT_EQ(window.document().managers()[0].workers[1].assigned_specs->front(), "Database");
+  window.remove_selected();
+  EXPECT_EQ(window.document().managers()[0].workers.size(), 1U);
+}
+
+TEST(SpecEditorDialog, ChecksNameAndLinesAsTheyAreTyped) {
+  access_specs::AccessSpec spec{"Mine", access_specs::DefaultAssignment::none, {{4096, 100, 100, 0, 0, 1, 0, 0}}};
+  SpecEditorDialog dialog(spec, {"Other"});
+  EXPECT_TRUE(dialog.problem().isEmpty());
+  dialog.name_editor().setText(QStringLiteral("other"));
+  EXPECT_TRUE(dialog.problem().contains(QStringLiteral("already named")));
+  dialog.name_editor().setText(QStringLiteral("Mine 2"));
+  EXPECT_TRUE(dialog.problem().isEmpty());
+  dialog.lines().add_line();  // 100% + 100% of size
+  EXPECT_TRUE(dialog.problem().contains(QStringLiteral("must be 100"))) << dialog.problem().toStdString();
+  ASSERT_TRUE(dialog.lines().setData(dialog.lines().index(0, 1), QStringLiteral("40")));
+  ASSERT_TRUE(dialog.lines().setData(dialog.lines().index(1, 1), QStringLiteral("60")));
+  EXPECT_TRUE(dialog.problem().isEmpty()) << dialog.problem().toStdString();
+  EXPECT_EQ(dialog.spec().name, "Mine 2");
+  EXPECT_EQ(dialog.spec().lines.size(), 2U);
+}
+
+}  // namespace
+}  // namespace iomark::gui
