@@ -85,7 +85,8 @@ TEST_F(RunSessionTest, IoErrorsAreCountedAndTheRunGoesOnAsInIometer) {
   (*session)->record_off();
   (*session)->stop();
   EXPECT_FALSE((*session)->failure().has_value()) << "failed I/Os are counted, not a failure of the run";
-  const auto& counters = (*session)->results("hostA").workers.at(0).targets.at(0).counters;
+  const auto manager = (*session)->results("hostA");
+  const auto& counters = manager.workers.at(0).targets.at(0).counters;
   // One I/O in four fails; the other three complete with their data.
   EXPECT_GT(counters.error_count(), 0U);
   EXPECT_GT(counters.io_count(), 2 * counters.error_count());
