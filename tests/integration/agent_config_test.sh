@@ -6,41 +6,9 @@
 # usage: agent_config_test.sh IOMARK IOMARK_AGENT SHIPPED_AGENT_CONF
 set -uo pipefail
 iomark=$1 agent=$2 shipped=$3
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0 failed=0
-check() {  # check NAME CONDITION...
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL $name"; failed=$((failed + 1)); fi
-}
-
-head -c 48 /dev/urandom | base64 >"$work/key" && chmod 600 "$work/key"
+source "$(dirname "$0")/harness.sh"
 mkdir "$work/listed" "$work/unlisted"
 truncate -s 16M "$work/listed-file" "$work/unlisted-file"
-
-# Starts an agent with the given arguments in this shell (its PID is recorded for cleanup)
-# and sets `port` to the port it listens on.
-start_agent() {
-  local log=$1
-  shift
-  "$agent" "$@" >"$log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 1 100); do
-    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$log")
-    [[ -n $port ]] && return 0
-    kill -0 "${pids[-1]}" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "agent did not start: $(cat "$log")" >&2
-  return 1
-}
 
 run_on() {  # run_on PORT TARGET ERR: a one-second series on TARGET, stderr to ERR
   timeout 60 "$iomark" run --manager "127.0.0.1:$1" --key-file "$work/key" --target "$2" --size 16M --time 1 \
@@ -63,7 +31,7 @@ check "a listed path that does not exist: exit 3 (got $status)" test "$status" -
 check "... naming the path" grep -q 'no-such-path-is-needed-here' "$work/missing.log"
 sed -i 's|, "[^"]*no-such-path-is-needed-here"||' "$work/agent.conf"
 
-if start_agent "$work/config.log" --config "$work/agent.conf"; then
+if launch_agent "$work/config.log" --config "$work/agent.conf"; then
   run_on "$port" "$work/listed" "$work/dir.err"
   check "a series on the listed directory (got: $(tail -1 "$work/dir.err"))" test $? -eq 0
   check "the manager name comes from the file" grep -q "manager 'from-config'" "$work/dir.err"
@@ -76,7 +44,7 @@ else
   check "the agent starts from its configuration file" false
 fi
 
-if start_agent "$work/shipped.log" --config "$shipped" --listen 127.0.0.1:0 --key-file "$work/key"; then
+if launch_agent "$work/shipped.log" --config "$shipped" --listen 127.0.0.1:0 --key-file "$work/key"; then
   check "the shipped agent.conf parses; --listen on the command line wins over its listen" true
 else
   check "the agent starts from the shipped agent.conf" false
@@ -91,5 +59,4 @@ check "... naming it" grep -q 'alow' "$work/typo.log"
 status=$?
 check "a missing configuration file: exit 2 (got $status)" test "$status" -eq 2
 
-echo "agent --config: $passed passed, $failed failed"
-((failed == 0))
+finish "agent --config"

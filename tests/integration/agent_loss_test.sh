@@ -7,7 +7,7 @@
 # Nothing hangs: every wait is bounded, and every process ends on SIGTERM within 5 s.
 # usage: agent_loss_test.sh IOMARK IOMARK_AGENT
 iomark=$1 agent=$2
-source "$(dirname "$0")/fault_lib.sh"
+source "$(dirname "$0")/harness.sh"
 
 start_agent alpha || exit 1
 start_agent beta || exit 1

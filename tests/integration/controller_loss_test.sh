@@ -7,7 +7,7 @@
 # The sync engine is used so that the agent's reads show in /proc/PID/io (rchar).
 # usage: controller_loss_test.sh IOMARK IOMARK_AGENT
 iomark=$1 agent=$2
-source "$(dirname "$0")/fault_lib.sh"
+source "$(dirname "$0")/harness.sh"
 
 # start_controller NAME PORT SECONDS: a controller listening on 127.0.0.1:PORT (0: any) for
 # one agent, running one sync-engine read run of SECONDS; sets controller and port.

@@ -17,17 +17,16 @@ if [[ ${IOMARK_FULL_FS_INSIDE:-} != 1 ]]; then
   exit 77
 fi
 iomark=$1 agent=$2
-source "$(dirname "$0")/fault_lib.sh"
+source "$(dirname "$0")/harness.sh"
 
 small=$work/small
 mkdir "$small"
 mount -t tmpfs -o size=8m iomark-full-fs-test "$small" || { echo "full_fs: cannot mount a tmpfs"; exit 1; }
-trap 'fault_cleanup_mounted' EXIT
-fault_cleanup_mounted() {
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+trap 'full_fs_cleanup' EXIT
+full_fs_cleanup() {
+  stop_started
   umount "$small"
-  fault_cleanup
+  harness_cleanup
 }
 start_agent alpha --allow "$small" || exit 1
 

@@ -8,34 +8,10 @@
 # usage: hostile_port_test.sh IOMARK IOMARK_AGENT
 set -uo pipefail
 iomark=$1 agent=$2
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  # The hostile clients are shell loops: their `sleep` children go with them.
-  for pid in "${pids[@]}"; do pkill -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0 failed=0
-check() {  # check NAME CONDITION...
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL $name"; failed=$((failed + 1)); fi
-}
-
-head -c 48 /dev/urandom | base64 >"$work/key" && chmod 600 "$work/key"
-mkdir "$work/data"
-"$agent" --listen 127.0.0.1:0 -n hostile-target --key-file "$work/key" --allow "$work/data" >"$work/agent.log" 2>&1 &
-agent_pid=$!
-pids+=("$agent_pid")
-port=
-for _ in $(seq 1 100); do
-  port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/agent.log")
-  [[ -n $port ]] && break
-  sleep 0.1
-done
-[[ -n $port ]] || { echo "the agent did not start: $(cat "$work/agent.log")"; exit 1; }
+source "$(dirname "$0")/harness.sh"
+launch_agent "$work/agent.log" --listen 127.0.0.1:0 -n hostile-target --key-file "$work/key" \
+  --allow "$work/data" || exit 1
+agent_pid=$launched_pid
 
 # Sends the bytes of FILE as one client and reads until the agent closes, at most SECONDS.
 # Succeeds when the agent closed the connection in time.
@@ -121,5 +97,4 @@ timeout 120 "$iomark" run --manager "127.0.0.1:$port" --key-file "$work/key" --t
 status=$?
 check "good controller afterwards exits 0 (got $status: $(tail -2 "$work/again.err"))" test "$status" -eq 0
 check "the agent is still running at the end" kill -0 "$agent_pid"
-echo "hostile_port: $passed passed, $failed failed"
-((failed == 0))
+finish hostile_port

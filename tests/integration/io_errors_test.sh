@@ -9,7 +9,7 @@
 # Loop devices that shrink or detach are in loop_vanish_test.sh (root only).
 # usage: io_errors_test.sh IOMARK IOMARK_AGENT
 iomark=$1 agent=$2
-source "$(dirname "$0")/fault_lib.sh"
+source "$(dirname "$0")/harness.sh"
 
 start_agent alpha || exit 1
 manager=(--manager "127.0.0.1:$port_alpha" --key-file "$work/key")

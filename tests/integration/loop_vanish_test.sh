@@ -13,7 +13,7 @@ if ((EUID != 0)) || ! command -v losetup >/dev/null; then
   exit 77
 fi
 iomark=$1 agent=$2
-source "$(dirname "$0")/fault_lib.sh"
+source "$(dirname "$0")/harness.sh"
 
 devices=()
 trap 'loop_cleanup' EXIT
@@ -21,7 +21,7 @@ loop_cleanup() {
   for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
   for device in "${devices[@]}"; do losetup -d "$device" 2>/dev/null; done
-  fault_cleanup
+  harness_cleanup
 }
 # new_loop NAME: a 64 MiB loop device over $work/NAME.img; sets device.
 new_loop() {

@@ -13,15 +13,14 @@ if ((EUID != 0)) || ! command -v ip >/dev/null; then
   echo "netns: skipped: needs root and iproute2 to create network namespaces"
   exit 77
 fi
-source "$(dirname "$0")/fault_lib.sh"
+source "$(dirname "$0")/harness.sh"
 suffix=$$
 namespaces=()
 netns_cleanup() {
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  stop_started
   for ns in "${namespaces[@]}"; do ip netns delete "$ns" 2>/dev/null; done
   for n in 1 2; do ip link delete "iomk$n-$suffix" 2>/dev/null; done
-  fault_cleanup
+  harness_cleanup
 }
 trap netns_cleanup EXIT
 
@@ -42,9 +41,11 @@ for n in 1 2; do
   printf -v "agent_pid_$n" '%s' "$!"
   managers+=(--manager "10.77.$n.2:1066")
 done
-for _ in $(seq 1 50); do
-  grep -q "listening" "$work/agent1.log" && grep -q "listening" "$work/agent2.log" && break
-  sleep 0.1
+for n in 1 2; do
+  if ! wait_for "$work/agent$n.log" "listening on 10.77.$n.2:1066" 10; then
+    echo "netns: the agent in namespace $n did not start: $(cat "$work/agent$n.log")"
+    exit 1
+  fi
 done
 
 timeout 120 "$iomark" run "${managers[@]}" --key-file "$work/key" --target "$work/data" --spec "4K random read" \

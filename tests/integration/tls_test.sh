@@ -7,20 +7,7 @@
 set -uo pipefail
 iomark=$1 agent=$2
 command -v openssl >/dev/null || { echo "tls: the openssl command is missing (./dev installs it)"; exit 1; }
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0 failed=0
-check() {  # check NAME CONDITION...
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL $name"; failed=$((failed + 1)); fi
-}
+source "$(dirname "$0")/harness.sh"
 
 # docs/tls.md, step by step: a CA, then one certificate per host signed by it.
 make_ca() {  # make_ca DIR
@@ -36,25 +23,15 @@ make_certificate() {  # make_certificate DIR NAME
       -extfile "$1/iomark-leaf.ext" -out "$1/$2.crt" 2>/dev/null
 }
 pki=$work/pki rogue=$work/rogue
-mkdir -p "$pki" "$rogue" "$work/data"
+mkdir -p "$pki" "$rogue"
 make_ca "$pki" && make_certificate "$pki" controller && make_certificate "$pki" agentA && make_certificate "$pki" agentB &&
   make_ca "$rogue" && make_certificate "$rogue" intruder || { echo "tls: openssl failed"; exit 1; }
-head -c 48 /dev/urandom | base64 >"$work/key" && chmod 600 "$work/key"
 tls_of() { echo --tls-cert "$pki/$1.crt" --tls-key "$pki/$1.key" --tls-ca "$pki/ca.crt"; }
 
-# Starts an agent listening in this shell (its PID recorded for cleanup); sets `port` to its port.
-start_listening_agent() {  # start_listening_agent LOG ARGS...
+start_listening_agent() {  # start_listening_agent LOG ARGS...: sets `port`
   local log=$1
   shift
-  "$agent" --listen 127.0.0.1:0 --key-file "$work/key" --allow "$work/data" "$@" >"$log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 1 100); do
-    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$log")
-    [[ -n $port ]] && return 0
-    sleep 0.1
-  done
-  echo "the agent did not start: $(cat "$log")" >&2
-  return 1
+  launch_agent "$log" --listen 127.0.0.1:0 --key-file "$work/key" --allow "$work/data" "$@"
 }
 quick_run() {  # quick_run NAME ARGS...: a one-run series, output in $work/NAME.{csv,err}
   local name=$1
@@ -122,5 +99,4 @@ check "login over TLS: one run recorded with I/O" \
   test "$(awk -F, '$1 == "ALL" && $7 > 0' "$work/login.csv" | wc -l)" = 1
 check "login over TLS: the agent logged in over TLS" grep -q "over TLS as 'CN=agentB'" "$work/agentB.log"
 
-echo "tls: $passed passed, $failed failed"
-((failed == 0))
+finish tls

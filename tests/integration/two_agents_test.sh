@@ -5,46 +5,11 @@
 # usage: two_agents_test.sh IOMARK IOMARK_AGENT
 set -uo pipefail
 iomark=$1 agent=$2
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0 failed=0
-check() {  # check NAME CONDITION...
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL $name"; failed=$((failed + 1)); fi
-}
-
-head -c 48 /dev/urandom | base64 >"$work/key" && chmod 600 "$work/key"
-mkdir "$work/data"
-
-# Starts an agent in this shell (not a subshell, so its PID is recorded for cleanup) and
-# sets port_of_<name> to the port it listens on.
-start_agent() {
-  local name=$1
-  "$agent" --listen 127.0.0.1:0 -n "$name" --key-file "$work/key" --allow "$work/data" >"$work/$name.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 1 100); do
-    local port
-    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$name.log")
-    if [[ -n $port ]]; then
-      printf -v "port_of_$name" '%s' "$port"
-      return 0
-    fi
-    sleep 0.1
-  done
-  echo "agent $name did not start: $(cat "$work/$name.log")" >&2
-  return 1
-}
+source "$(dirname "$0")/harness.sh"
 
 start_agent agentA || exit 1
 start_agent agentB || exit 1
-port_a=$port_of_agentA port_b=$port_of_agentB
+port_a=$port_agentA port_b=$port_agentB
 
 timeout 120 "$iomark" run --manager "127.0.0.1:$port_a" --manager "127.0.0.1:$port_b" --key-file "$work/key" \
   --target "$work/data" --spec "4K random read" --qd 1,2,4 --time 2 --ramp 1 --size 16M \
@@ -118,8 +83,7 @@ status=$?
 check "wrong key: controller exits 3" test "$status" -eq 3
 check "wrong key: controller says so" grep -q "authentication failed" "$work/wrong.err"
 # The agent logs the refusal on its own thread: give it a moment after the controller exits.
-for _ in $(seq 1 50); do grep -q "authentication failed" "$work/agentA.log" && break; sleep 0.1; done
-check "wrong key: agent says so" grep -q "authentication failed" "$work/agentA.log"
+check "wrong key: agent says so" wait_for "$work/agentA.log" "authentication failed" 5
 check "wrong key: nothing recorded" test ! -e "$work/wrong.csv"
 
 # No agent listening there: a named error, not a hang.
@@ -128,7 +92,5 @@ timeout 60 "$iomark" run --manager "127.0.0.1:1" --key-file "$work/key" --target
 status=$?
 check "unreachable agent: exit 3 naming the address" grep -q "127.0.0.1:1" "$work/none.err"
 
-cleanup_pids=("${pids[@]}")
-check "both agents still running before cleanup" test "$(kill -0 "${cleanup_pids[@]}" 2>/dev/null && echo yes)" = yes
-echo "two_agents: $passed passed, $failed failed"
-((failed == 0))
+check "both agents still running before cleanup" kill -0 "$pid_agentA" "$pid_agentB"
+finish two_agents

@@ -19,34 +19,15 @@
 #include "iomark/results/csv_reader.hpp"
 #include "iomark/results/results_json.hpp"
 #include "iomark/transport/in_memory.hpp"
+#include "scratch.hpp"
 
 namespace iomark::controller {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "iomark-faults-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_all;
+using test::TempDir;
 
 // An agent on its own thread behind an in-memory link; kill() closes its end as a killed
 // process's socket would close.

@@ -12,34 +12,15 @@
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/quick_series.hpp"
 #include "iomark/results/csv_reader.hpp"
+#include "scratch.hpp"
 
 namespace iomark::controller {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "iomark-series-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_all;
+using test::TempDir;
 
 std::size_t count_of(const std::string& text, std::string_view what) {
   std::size_t count = 0;

@@ -11,6 +11,7 @@
 namespace iomark::results {
 namespace {
 
+using test_support::corpus_file;
 using access_specs::RecordResults;
 using test_support::mixed_run;
 
@@ -18,15 +19,6 @@ constexpr std::string_view kSqlServerIo = "SQLServerIO__IometerParser__iometerou
 constexpr std::string_view kQuarchResults = "QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__testfile.csv";
 constexpr std::string_view kQuarchInstant =
     "QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__insttestfile.csv";
-
-std::string corpus_file(std::string_view name) {
-  const std::string path = std::string(IOMARK_ICF_CORPUS_DIR) + "/" + std::string(name);
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << "corpus file missing: " << path;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<CsvSeries> read_corpus(std::string_view name) {
   const std::string text = corpus_file(name);

@@ -1,6 +1,10 @@
 #include "fixtures.hpp"
 
+#include <gtest/gtest.h>
+
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 namespace iomark::results::test_support {
@@ -174,6 +178,15 @@ std::vector<std::string> split_lines(std::string_view text) {
     start = end + 1;
   }
   return lines;
+}
+
+std::string corpus_file(std::string_view name) {
+  const std::string path = std::string(IOMARK_ICF_CORPUS_DIR) + "/" + std::string(name);
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << "corpus file missing: " << path;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace iomark::results::test_support

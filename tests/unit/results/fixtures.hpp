@@ -10,6 +10,9 @@
 
 namespace iomark::results::test_support {
 
+// The whole text of a file of ../shared/icf-corpus (a failed expectation when it is missing).
+[[nodiscard]] std::string corpus_file(std::string_view name);
+
 // The spec named in iometer-spec §4.4.
 inline constexpr std::string_view kExampleSpecName = "4 KiB aligned; 50% Read; 100% random";
 

@@ -11,17 +11,9 @@
 namespace iomark::results {
 namespace {
 
+using test_support::corpus_file;
 using test_support::example_run;
 using test_support::mixed_run;
-
-std::string corpus_file(std::string_view name) {
-  const std::string path = std::string(IOMARK_ICF_CORPUS_DIR) + "/" + std::string(name);
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << "corpus file missing: " << path;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<RunPoint> read_corpus(std::string_view name) {
   auto points = read_run_points(corpus_file(name), name);

@@ -13,18 +13,11 @@
 namespace iomark::results {
 namespace {
 
+using test_support::corpus_file;
 using namespace std::chrono_literals;
 using test_support::mixed_run;
 using test_support::split_csv;
 using test_support::split_lines;
-
-std::string corpus_file(const std::string& name) {
-  std::ifstream in(std::string(IOMARK_ICF_CORPUS_DIR) + "/" + name, std::ios::binary);
-  EXPECT_TRUE(in) << "corpus file missing: " << IOMARK_ICF_CORPUS_DIR << "/" << name;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 TEST(TimeSeriesCsv, HeaderMatchesIometer110) {
   const std::string corpus =

@@ -1,18 +1,23 @@
-# Shared by the fault tests (sourced): a scratch directory and key, checks that count, agents
-# started in the calling shell (so their PIDs are known and stopped at exit), bounded waits
-# and millisecond clocks. Every process a test starts is stopped by its PID; nothing here
-# looks processes up by name.
+# Shared by the integration tests (sourced after setting $agent): a scratch directory with a
+# key and a data directory, checks that count, agents started in the calling shell (so their
+# PIDs are known and stopped at exit), bounded waits and millisecond clocks. Every process a
+# test starts is stopped by its PID; nothing here looks processes up by name.
 set -uo pipefail
 work=$(mktemp -d)
 pids=()
 passed=0 failed=0
 
-fault_cleanup() {
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+# stop_started: every process this test started, killed and reaped.
+stop_started() {
+  # A background shell loop (a hostile client) takes its own children (sleep) with it.
+  for pid in "${pids[@]}"; do pkill -KILL -P "$pid" 2>/dev/null; kill -KILL "$pid" 2>/dev/null; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+}
+harness_cleanup() {
+  stop_started
   rm -rf "$work"
 }
-trap fault_cleanup EXIT
+trap harness_cleanup EXIT
 
 check() {  # check NAME COMMAND...
   local name=$1
@@ -62,21 +67,34 @@ stop_cleanly() {
 head -c 48 /dev/urandom | base64 >"$work/key" && chmod 600 "$work/key"
 mkdir "$work/data"
 
+# launch_agent LOG ARGS...: iomark-agent ARGS in this shell, output to LOG; once it says it
+# listens on 127.0.0.1, sets `port` and `launched_pid`. False (with its log) if it does not
+# within 10 s.
+launch_agent() {
+  local log=$1
+  shift
+  # Emptied here, not only by the child's redirection: a restarted agent's old "listening on"
+  # line must not be read before the child gets to truncate the log.
+  : >"$log"
+  "$agent" "$@" >"$log" 2>&1 &
+  launched_pid=$!
+  pids+=("$launched_pid")
+  if ! wait_for "$log" "listening on 127.0.0.1:[0-9]+" 10; then
+    echo "the agent did not start: $(cat "$log")" >&2
+    return 1
+  fi
+  port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$log")
+}
+
 # start_agent NAME [ARGS...]: an agent listening on 127.0.0.1:0 with the test key, allowed
 # $work/data plus ARGS; sets port_NAME and pid_NAME. Its log is $work/NAME.log.
 start_agent() {
   local name=$1
   shift
-  "$agent" --listen 127.0.0.1:0 -n "$name" --key-file "$work/key" --allow "$work/data" "$@" \
-    >"$work/$name.log" 2>&1 &
-  local pid=$!
-  pids+=("$pid")
-  printf -v "pid_$name" '%s' "$pid"
-  if ! wait_for "$work/$name.log" "listening on 127.0.0.1:[0-9]+" 10; then
-    echo "agent $name did not start: $(cat "$work/$name.log")" >&2
+  launch_agent "$work/$name.log" --listen 127.0.0.1:0 -n "$name" --key-file "$work/key" --allow "$work/data" "$@" ||
     return 1
-  fi
-  printf -v "port_$name" '%s' "$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$name.log")"
+  printf -v "pid_$name" '%s' "$launched_pid"
+  printf -v "port_$name" '%s' "$port"
 }
 
 # Bytes a process has read through read/pread so far (/proc/PID/io rchar).
