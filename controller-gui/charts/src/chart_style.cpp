@@ -5,7 +5,9 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QLineSeries>
 #include <QPainter>
+#include <QPen>
 
 namespace iomark::gui {
 
@@ -14,6 +16,17 @@ QColor curve_color(std::size_t index) {
   static constexpr std::array<QRgb, 14> kPalette{0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000,
                                                  0x8C564B, 0x7F7F7F, 0xBCBD22, 0x17BECF, 0x9467BD, 0xF0E442, 0x2CA02C};
   return QColor(kPalette[index % kPalette.size()]);
+}
+
+QLineSeries* add_line_series(QChart& chart, const QString& name, const QColor& color, Qt::PenStyle style) {
+  auto* series = new QLineSeries(&chart);
+  series->setName(name);
+  QPen pen(color);
+  pen.setWidthF(2.0);
+  pen.setStyle(style);
+  series->setPen(pen);
+  chart.addSeries(series);
+  return series;
 }
 
 QChartView* make_chart_view(const QString& title, QWidget* parent) {

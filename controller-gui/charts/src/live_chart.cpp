@@ -5,7 +5,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
-#include <QPen>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -15,17 +14,6 @@
 namespace iomark::gui {
 
 namespace {
-
-QLineSeries* add_line(QChart& chart, const QString& name, const QColor& color, Qt::PenStyle style) {
-  auto* series = new QLineSeries(&chart);
-  series->setName(name);
-  QPen pen(color);
-  pen.setWidthF(2.0);
-  pen.setStyle(style);
-  series->setPen(pen);
-  chart.addSeries(series);
-  return series;
-}
 
 QValueAxis* add_axis(QChart& chart, const QString& title, Qt::Alignment alignment, const QString& format) {
   auto* axis = new QValueAxis(&chart);
@@ -56,8 +44,8 @@ LiveChart::LiveChart(QWidget* parent, std::size_t capacity) : QWidget(parent), c
   throughput_ = throughput_view->chart();
   latency_ = latency_view->chart();
 
-  iops_ = add_line(*throughput_, tr("IOPS"), curve_color(0), Qt::SolidLine);
-  mb_per_s_ = add_line(*throughput_, tr("MB/s"), curve_color(1), Qt::SolidLine);
+  iops_ = add_line_series(*throughput_, tr("IOPS"), curve_color(0), Qt::SolidLine);
+  mb_per_s_ = add_line_series(*throughput_, tr("MB/s"), curve_color(1), Qt::SolidLine);
   throughput_time_ = add_axis(*throughput_, tr("time (s)"), Qt::AlignBottom, QStringLiteral("%.0f"));
   iops_axis_ = add_axis(*throughput_, tr("IOPS"), Qt::AlignLeft, QStringLiteral("%.0f"));
   mb_per_s_axis_ = add_axis(*throughput_, tr("MB/s"), Qt::AlignRight, QStringLiteral("%.1f"));
@@ -69,8 +57,8 @@ LiveChart::LiveChart(QWidget* parent, std::size_t capacity) : QWidget(parent), c
   mb_per_s_->attachAxis(throughput_time_);
   mb_per_s_->attachAxis(mb_per_s_axis_);
 
-  average_ms_ = add_line(*latency_, tr("average"), curve_color(2), Qt::SolidLine);
-  p99_ms_ = add_line(*latency_, tr("p99"), curve_color(3), Qt::DashLine);
+  average_ms_ = add_line_series(*latency_, tr("average"), curve_color(2), Qt::SolidLine);
+  p99_ms_ = add_line_series(*latency_, tr("p99"), curve_color(3), Qt::DashLine);
   latency_time_ = add_axis(*latency_, tr("time (s)"), Qt::AlignBottom, QStringLiteral("%.0f"));
   ms_axis_ = add_axis(*latency_, tr("ms"), Qt::AlignLeft, QStringLiteral("%.2f"));
   for (auto* series : {average_ms_, p99_ms_}) {

@@ -72,14 +72,8 @@ QValueAxis* value_axis(QChart& chart, const QString& title, double maximum, cons
 
 QLineSeries* curve_series(QChart& chart, const QString& name, const QColor& color, Qt::PenStyle style,
                           const QString& unit) {
-  auto* series = new QLineSeries(&chart);
-  series->setName(name);
-  QPen pen(color);
-  pen.setWidthF(2.0);
-  pen.setStyle(style);
-  series->setPen(pen);
+  auto* series = add_line_series(chart, name, color, style);
   series->setPointsVisible(true);
-  chart.addSeries(series);
   QObject::connect(series, &QXYSeries::hovered, series, [series, unit](const QPointF& point, bool entered) {
     if (!entered) {
       QToolTip::hideText();

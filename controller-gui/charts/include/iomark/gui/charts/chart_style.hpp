@@ -8,7 +8,9 @@
 #include <QColor>
 #include <QString>
 
+class QChart;
 class QChartView;
+class QLineSeries;
 class QWidget;
 
 namespace iomark::gui {
@@ -19,6 +21,9 @@ namespace iomark::gui {
 // A chart with `title`, no animations, legend at the bottom, and a view that draws it
 // antialiased; the view is a child of `parent`.
 [[nodiscard]] QChartView* make_chart_view(const QString& title, QWidget* parent);
+
+// A line series named `name` in `chart`'s colour and pen style, 2 px wide, owned by the chart.
+QLineSeries* add_line_series(QChart& chart, const QString& name, const QColor& color, Qt::PenStyle style);
 
 // A "nice" upper bound for a value axis showing values up to `maximum` (at least 1).
 [[nodiscard]] double nice_upper_bound(double maximum);
