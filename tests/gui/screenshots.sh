@@ -2,11 +2,11 @@
 # Takes a screenshot of each tab of iomark-gui under Xvfb into docs/screenshots/ (the README
 # shows them). A small plan drives the embedded agent on a temporary test file, so the
 # Results Display shows a finished outstanding-I/O series.
-#   tests/gui/screenshots.sh [BUILD_DIR]     (default build/ci; iomark-gui is built there)
+#   tests/gui/screenshots.sh [BUILD_DIR]     (default build/release; iomark-gui is built there)
 # Installs Xvfb, scrot and xdotool from Debian when missing (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=${1:-build/ci}
+build=${1:-build/release}
 out=docs/screenshots
 readonly WIDTH=1600 HEIGHT=1000
 
