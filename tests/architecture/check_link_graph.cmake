@@ -70,8 +70,18 @@ forbid(iomark_controller_core "^iomark_(agent_core|engine|targets|workload)"
 forbid(iomark-agent "^(Qt6?::|iomark_controller|iomark_gui)" "load-generator hosts are headless")
 forbid(iomark_agent_core "^iomark_controller" "the agent never depends on the controller")
 
-# Generated protobuf types appear only inside protocol: nothing else links protobuf itself.
+# No Qt below the GUI: only the iomark_gui* libraries and iomark-gui may reach Qt.
 get_cmake_property(variables VARIABLES)
+foreach(variable IN LISTS variables)
+  if(variable MATCHES "^id_of_(iomark.*)$")
+    set(target "${CMAKE_MATCH_1}")
+    if(NOT target MATCHES "gui")
+      forbid(${target} "^Qt6?::" "no Qt below the GUI")
+    endif()
+  endif()
+endforeach()
+
+# Generated protobuf types appear only inside protocol: nothing else links protobuf itself.
 foreach(variable IN LISTS variables)
   if(variable MATCHES "^edges_(node[0-9]+)$")
     set(from "${name_${CMAKE_MATCH_1}}")
