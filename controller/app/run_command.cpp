@@ -137,17 +137,14 @@ void print_summary(const controller::SeriesOutcome& outcome) {
                    {"max ms", Align::right},
                    {"errors", Align::right},
                    {"CPU %", Align::right}});
-  for (std::size_t i = 0; i < outcome.runs.size(); ++i) {
-    const auto& run = outcome.runs[i];
-    const auto summary = results::summarize_run(run);
-    const auto& all = summary.all;
-    const auto p99 = static_cast<double>(all.counters.latency.percentile(99).count()) / 1e6;
-    table.add_row({std::to_string(i + 1), all.spec_name,
+  for (const auto& run : outcome.runs) {
+    const auto& all = run.points.at(0);
+    table.add_row({std::to_string(run.index + 1), all.spec,
                    run.info.queue_depth ? std::to_string(*run.info.queue_depth) : std::string("-"),
-                   format_fixed(all.rates.iops, 0), format_fixed(all.rates.mb_per_s, 2),
-                   format_fixed(all.average_response_ms(), 3), format_fixed(p99, 3),
-                   format_fixed(all.maximum_response_ms(), 3), std::to_string(all.counters.error_count()),
-                   all.cpu ? format_fixed(all.cpu->total_percent, 1) : std::string("-")});
+                   format_fixed(all.iops, 0), format_fixed(all.mb_per_s, 2), format_fixed(all.average_response_ms, 3),
+                   all.p99_response_ms ? format_fixed(*all.p99_response_ms, 3) : std::string("-"),
+                   format_fixed(all.maximum_response_ms, 3), std::to_string(all.errors),
+                   all.cpu_percent ? format_fixed(*all.cpu_percent, 1) : std::string("-")});
   }
   std::cout << table.render();
 }

@@ -377,13 +377,17 @@ ResultsRecorder::ResultsRecorder(std::string csv_path, std::string json_path, st
     : csv_path_(std::move(csv_path)), json_path_(std::move(json_path)), timeseries_path_(std::move(timeseries_path)) {}
 
 Result<void> ResultsRecorder::begin(const SeriesPlan& series) {
-  series_ = results::SeriesResults{series.info, series.plan, {}, results::SeriesOutcome::in_progress};
+  json_.reset();
   appender_ = results::ResultsCsvAppender();
   csv_pending_ = appender_.begin_series(series.info);
   timeseries_ = results::TimeSeriesCsvAppender();
   timeseries_pending_ = timeseries_.begin_series(series.info);
   timeseries_run_open_ = false;
-  return write_json();
+  if (json_path_.empty()) return {};
+  auto json = results::ResultsJsonFile::create(json_path_, series.info, series.plan);
+  if (!json) return fail(json.error());
+  json_ = std::move(*json);
+  return {};
 }
 
 void ResultsRecorder::record_sample(const results::RunResults& interval, results::WallClockTime at) {
@@ -401,7 +405,6 @@ Result<void> ResultsRecorder::flush_samples() {
 }
 
 Result<void> ResultsRecorder::record(const results::RunResults& run, const results::RunSummary& summary) {
-  series_.runs.push_back(run);
   const auto text = csv_pending_ + appender_.append_run(run, summary);
   if (!csv_path_.empty()) {
     if (auto appended = results::append_durably(csv_path_, text); !appended) return appended;
@@ -413,11 +416,10 @@ Result<void> ResultsRecorder::record(const results::RunResults& run, const resul
     timeseries_pending_ += timeseries_.end_run(run);
     if (auto flushed = flush_samples(); !flushed) return flushed;
   }
-  return write_json();
+  return json_ ? json_->add_run(run) : Result<void>{};
 }
 
 Result<void> ResultsRecorder::record_failure(const results::FailedRun& failed) {
-  series_.failed_runs.push_back(failed);
   const auto message = failed.error;
   const auto text = csv_pending_ + appender_.append_error(message);
   if (!csv_path_.empty()) {
@@ -429,11 +431,10 @@ Result<void> ResultsRecorder::record_failure(const results::FailedRun& failed) {
     timeseries_pending_ += timeseries_.append_error(message);
     if (auto flushed = flush_samples(); !flushed) return flushed;
   }
-  return write_json();
+  return json_ ? json_->add_failed_run(failed) : Result<void>{};
 }
 
 Result<void> ResultsRecorder::finish(results::SeriesOutcome outcome) {
-  series_.outcome = outcome;
   const auto text = csv_pending_ + appender_.end_series(outcome);
   if (!csv_path_.empty()) {
     if (auto appended = results::append_durably(csv_path_, text); !appended) return appended;
@@ -443,12 +444,7 @@ Result<void> ResultsRecorder::finish(results::SeriesOutcome outcome) {
     timeseries_pending_ += timeseries_.end_series(outcome);
     if (auto flushed = flush_samples(); !flushed) return flushed;
   }
-  return write_json();
-}
-
-Result<void> ResultsRecorder::write_json() const {
-  if (json_path_.empty()) return {};
-  return results::replace_durably(json_path_, results::write_results_json(series_));
+  return json_ ? json_->finish(outcome) : Result<void>{};
 }
 
 Result<AgentLossPolicy> parse_agent_loss_policy(std::string_view text) {
@@ -523,13 +519,12 @@ class SeriesDriver {
       return true;
     }
     const auto summary = results::summarize_run(*run);
+    outcome_.runs.push_back({index, run->info, results::run_points(*run, summary, index, series_.info.description)});
     if (auto recorded = recorder_.record(*run, summary); !recorded) {
-      outcome_.runs.push_back(std::move(*run));
       stopped(recorded.error());
       return false;
     }
     observer_.run_finished(index, *run, summary);
-    outcome_.runs.push_back(std::move(*run));
     return true;
   }
 

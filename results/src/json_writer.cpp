@@ -306,26 +306,61 @@ Json failed_run_json(const FailedRun& failed) {
 
 }  // namespace
 
+// The document is written in three pieces so that a running series can keep it on disk one
+// run at a time (ResultsJsonFile): the head (everything before the runs), each run, and the
+// tail (the end of "runs", then "failed_runs" and "outcome"). Together they are exactly
+// what nlohmann's 2-space dump of the whole document would be.
+namespace {
+
+constexpr int kIndent = 2;
+
+// Replace, not throw, on invalid UTF-8 in names: a results file must always be written.
+std::string dump(const Json& json) { return json.dump(kIndent, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+// `text` as it stands `depth` levels deep in the document.
+std::string indented(const std::string& text, int depth) {
+  const std::string margin(static_cast<std::size_t>(depth * kIndent), ' ');
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out += margin;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string results_json_head(const SeriesInfo& info, const std::optional<access_specs::TestPlan>& plan) {
+  const Json head{{"format", kJsonFormatName},
+                  {"format_version", kJsonFormatVersion},
+                  {"series",
+                   {{"test_type", access_specs::to_string(info.test_type)},
+                    {"description", info.description},
+                    {"start_time", format_rfc3339(info.start_time)},
+                    {"record_results", access_specs::to_string(info.record_results)},
+                    {"iomark_version", info.iomark_version}}},
+                  {"plan", plan ? plan_json(*plan) : Json(nullptr)}};
+  std::string text = dump(head);
+  text.resize(text.size() - 2);  // the closing "\n}": the runs follow
+  return text + ",\n  \"runs\": [";
+}
+
+std::string results_json_run(const RunResults& run, bool first) {
+  return (first ? "\n    " : ",\n    ") + indented(dump(run_json(run)), 2);
+}
+
+std::string results_json_tail(const std::vector<FailedRun>& failed_runs, SeriesOutcome outcome, bool any_run) {
+  Json failed = Json::array();
+  for (const FailedRun& run : failed_runs) failed.push_back(failed_run_json(run));
+  return std::string(any_run ? "\n  ]" : "]") + ",\n  \"failed_runs\": " + indented(dump(failed), 1) +
+         ",\n  \"outcome\": " + dump(Json(name_of(detail::kOutcomeNames, outcome))) + "\n}\n";
+}
+
 std::string write_results_json(const SeriesResults& series) {
-  const SeriesInfo& info = series.info;
-  Json runs = Json::array();
-  for (const RunResults& run : series.runs) runs.push_back(run_json(run));
-  Json failed_runs = Json::array();
-  for (const FailedRun& failed : series.failed_runs) failed_runs.push_back(failed_run_json(failed));
-  const Json document{{"format", kJsonFormatName},
-                      {"format_version", kJsonFormatVersion},
-                      {"series",
-                       {{"test_type", access_specs::to_string(info.test_type)},
-                        {"description", info.description},
-                        {"start_time", format_rfc3339(info.start_time)},
-                        {"record_results", access_specs::to_string(info.record_results)},
-                        {"iomark_version", info.iomark_version}}},
-                      {"outcome", name_of(detail::kOutcomeNames, series.outcome)},
-                      {"plan", series.plan ? plan_json(*series.plan) : Json(nullptr)},
-                      {"runs", std::move(runs)},
-                      {"failed_runs", std::move(failed_runs)}};
-  // Replace, not throw, on invalid UTF-8 in names: a results file must always be written.
-  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::string text = results_json_head(series.info, series.plan);
+  for (std::size_t r = 0; r < series.runs.size(); ++r) text += results_json_run(series.runs[r], r == 0);
+  return text + results_json_tail(series.failed_runs, series.outcome, !series.runs.empty());
 }
 
 }  // namespace iomark::results

@@ -43,10 +43,21 @@ controller::QuickSeriesOptions series_options() {
   return options;
 }
 
-void check_recorded(const controller::SeriesPlan& series, const controller::SeriesOutcome& outcome) {
+// Keeps every completed run whole, as the results files get it.
+class Collecting final : public controller::SeriesObserver {
+ public:
+  void run_finished(std::size_t, const results::RunResults& run, const results::RunSummary&) override {
+    runs.push_back(run);
+  }
+  std::vector<results::RunResults> runs;
+};
+
+void check_recorded(const controller::SeriesPlan& series, const controller::SeriesOutcome& outcome,
+                    const std::vector<results::RunResults>& runs) {
+  fuzz::require(runs.size() == outcome.runs.size(), "the observer saw every completed run");
   results::ResultsCsvAppender appender;
   auto csv = appender.begin_series(series.info);
-  for (const auto& run : outcome.runs) csv += appender.append_run(run, results::summarize_run(run));
+  for (const auto& run : runs) csv += appender.append_run(run, results::summarize_run(run));
   csv += appender.end_series(outcome.outcome);
   const auto read = results::read_results_csv(csv, "results.csv");
   fuzz::require(read.has_value(), "results.csv of an agent's numbers reads back: " +
@@ -54,14 +65,12 @@ void check_recorded(const controller::SeriesPlan& series, const controller::Seri
   fuzz::require(read->size() == 1 && read->front().runs.size() == outcome.runs.size(),
                 "results.csv holds every completed run");
 
-  const results::SeriesResults recorded{series.info, std::nullopt, outcome.runs, outcome.outcome};
+  const results::SeriesResults recorded{series.info, std::nullopt, runs, outcome.outcome};
   const auto json = results::read_results_json(results::write_results_json(recorded), "results.json");
   fuzz::require(json.has_value(), "results.json of an agent's numbers reads back: " +
                                       (json ? std::string() : json.error().describe()));
   fuzz::require(*json == recorded, "results.json of an agent's numbers reads back unchanged");
 }
-
-class Quiet final : public controller::SeriesObserver {};
 
 }  // namespace
 
@@ -73,11 +82,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<controller::ManagerLink*> links{link->get()};
   const auto series = controller::quick_series(series_options(), links);
   fuzz::require(series.has_value(), "the series plan");
-  Quiet observer;
+  Collecting observer;
   controller::ResultsRecorder recorder("", "");
   const auto outcome = controller::run_series(links, *series, observer, recorder);
   fuzz::require(outcome.error.has_value() == (outcome.outcome != results::SeriesOutcome::completed),
                 "a series stops early only with a named error");
-  check_recorded(*series, outcome);
+  check_recorded(*series, outcome, observer.runs);
   return 0;
 }

@@ -86,5 +86,17 @@ TEST(ReplaceDurably, ReplacesTheWholeFileAndLeavesNoPartial) {
   std::filesystem::remove_all(directory);
 }
 
+TEST_F(DurableAppend, RewriteFromAnOffsetKeepsWhatComesBeforeAndCutsOffWhatCameAfter) {
+  const auto path = dir_ / "results.json";
+  ASSERT_TRUE(append_durably(path, "{\"runs\": [], \"outcome\": \"in_progress\"}\n"));
+  ASSERT_TRUE(rewrite_from_durably(path, 10, "1], \"outcome\": \"done\"}\n"));
+  EXPECT_EQ(contents(path), "{\"runs\": [1], \"outcome\": \"done\"}\n");
+  const auto missing = dir_ / "missing.json";
+  const auto refused = rewrite_from_durably(missing, 0, "x");
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message().find(missing.string()), std::string::npos) << refused.error().message();
+  EXPECT_FALSE(std::filesystem::exists(missing)) << "never creates the file";
+}
+
 }  // namespace
 }  // namespace iomark::results

@@ -1,10 +1,17 @@
 // iomark's JSON results format: round trip, content and errors.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "fixtures.hpp"
 #include "iomark/results/results_json.hpp"
+#include "iomark/results/results_json_file.hpp"
 
 namespace iomark::results {
 namespace {
@@ -86,6 +93,88 @@ TEST(ResultsJson, RoundTrip) {
   ASSERT_TRUE(read) << read.error().describe();
   EXPECT_EQ(*read, series);
   EXPECT_EQ(write_results_json(*read), text);
+}
+
+TEST(ResultsJson, WrittenInPiecesItIsExactlyATwoSpacePrettyPrint) {
+  SeriesResults series = full_series();
+  for (int runs : {3, 1, 0}) {
+    series.runs.resize(static_cast<std::size_t>(runs));
+    const std::string text = write_results_json(series);
+    EXPECT_EQ(nlohmann::ordered_json::parse(text).dump(2) + "\n", text) << runs << " runs";
+  }
+  series.failed_runs.clear();
+  const std::string text = write_results_json(series);
+  EXPECT_EQ(nlohmann::ordered_json::parse(text).dump(2) + "\n", text) << "no runs, no failed runs";
+}
+
+class ResultsJsonFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("iomark-json-file-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string contents() const {
+    std::ifstream in(path(), std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+  std::filesystem::path path() const { return dir_ / "results.json"; }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(ResultsJsonFileTest, OnDiskAfterEveryStepItIsTheDocumentOfTheSeriesSoFar) {
+  const SeriesResults full = full_series();
+  SeriesResults so_far{full.info, full.plan, {}, SeriesOutcome::in_progress};
+  auto file = ResultsJsonFile::create(path(), full.info, full.plan);
+  ASSERT_TRUE(file) << file.error().describe();
+  EXPECT_EQ(contents(), write_results_json(so_far));
+
+  ASSERT_TRUE(file->add_run(full.runs[0]));
+  so_far.runs.push_back(full.runs[0]);
+  EXPECT_EQ(contents(), write_results_json(so_far));
+
+  ASSERT_TRUE(file->add_failed_run(full.failed_runs[0]));
+  so_far.failed_runs.push_back(full.failed_runs[0]);
+  EXPECT_EQ(contents(), write_results_json(so_far));
+
+  for (std::size_t r = 1; r < full.runs.size(); ++r) {
+    ASSERT_TRUE(file->add_run(full.runs[r]));
+    so_far.runs.push_back(full.runs[r]);
+    EXPECT_EQ(contents(), write_results_json(so_far)) << "after run " << r + 1;
+  }
+  ASSERT_TRUE(file->finish(SeriesOutcome::aborted));
+  EXPECT_EQ(contents(), write_results_json(full));
+  const auto read = read_results_json(contents(), path().string());
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(*read, full);
+}
+
+TEST_F(ResultsJsonFileTest, ASeriesThatEndsWithoutRunsIsStillADocument) {
+  auto file = ResultsJsonFile::create(path(), SeriesInfo{}, std::nullopt);
+  ASSERT_TRUE(file) << file.error().describe();
+  ASSERT_TRUE(file->finish(SeriesOutcome::completed));
+  const auto read = read_results_json(contents(), path().string());
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_TRUE(read->runs.empty());
+  EXPECT_EQ(read->outcome, SeriesOutcome::completed);
+}
+
+TEST_F(ResultsJsonFileTest, AFileThatCannotBeWrittenIsANamedError) {
+  const auto missing = dir_ / "no-such-directory" / "results.json";
+  const auto file = ResultsJsonFile::create(missing, SeriesInfo{}, std::nullopt);
+  ASSERT_FALSE(file);
+  EXPECT_NE(file.error().message().find(missing.string()), std::string::npos) << file.error().message();
+
+  auto removed = ResultsJsonFile::create(path(), SeriesInfo{}, std::nullopt);
+  ASSERT_TRUE(removed);
+  std::filesystem::remove(path());
+  const auto added = removed->add_run(mixed_run(0, 0));
+  ASSERT_FALSE(added);
+  EXPECT_NE(added.error().message().find(path().string()), std::string::npos) << added.error().message();
 }
 
 TEST(ResultsJson, RoundTripOfMinimalSeries) {

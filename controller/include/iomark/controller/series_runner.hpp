@@ -18,6 +18,8 @@
 #include "iomark/controller/manager_link.hpp"
 #include "iomark/protocol/messages.hpp"
 #include "iomark/results/results_csv.hpp"
+#include "iomark/results/results_json_file.hpp"
+#include "iomark/results/run_points.hpp"
 #include "iomark/results/run_results.hpp"
 #include "iomark/results/summary.hpp"
 #include "iomark/results/timeseries_csv.hpp"
@@ -97,7 +99,8 @@ class SeriesObserver {
 };
 
 // Where results go: results.csv appended (and fsynced) after every run, the JSON document
-// rewritten after every run, and optionally IOmeter's time-series side file with one row per
+// brought up to date on disk after every run (ResultsJsonFile: no run is kept in memory), and
+// optionally IOmeter's time-series side file with one row per
 // worker and sample, appended about once a second. Any path may be empty.
 class ResultsRecorder {
  public:
@@ -116,11 +119,9 @@ class ResultsRecorder {
   [[nodiscard]] Result<void> finish(results::SeriesOutcome outcome);
 
  private:
-  [[nodiscard]] Result<void> write_json() const;
-
   std::string csv_path_;
   std::string json_path_;
-  results::SeriesResults series_;
+  std::optional<results::ResultsJsonFile> json_;
   results::ResultsCsvAppender appender_;
   std::string csv_pending_;  // the series header, written with the first run or the end marker
   std::string timeseries_path_;
@@ -129,12 +130,21 @@ class ResultsRecorder {
   bool timeseries_run_open_{false};  // the current run's block is begun in the side file
 };
 
+// What the outcome keeps of a completed run: its place, its identity and the figures of its
+// ALL row and of each manager, not its counters and histograms, so a series of thousands of
+// runs on hundreds of workers stays small. Observers get the whole run in run_finished().
+struct CompletedRun {
+  std::size_t index{};  // its place in the series, 0-based
+  results::RunInfo info;
+  std::vector<results::RunPoint> points;  // the ALL point, then one per manager in link order
+};
+
 struct SeriesOutcome {
   // completed when the last run was reached (even if some failed and were skipped under
   // AgentLossPolicy::drop_and_continue), aborted when the series stopped early.
   results::SeriesOutcome outcome{results::SeriesOutcome::completed};
   std::optional<Error> error;  // why the series stopped early
-  std::vector<results::RunResults> runs;  // every completed run
+  std::vector<CompletedRun> runs;  // every completed run
   std::vector<results::FailedRun> failed_runs;  // every run that did not finish
   std::vector<std::size_t> lost_managers;  // indices into the links, in the order they were lost
   // Samples taken in, and samples missing from the agents' numbering (lost on the way).

@@ -1,6 +1,7 @@
 // Appending a writer's text to a results file so that it survives a crash.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string_view>
 
@@ -14,6 +15,12 @@ namespace iomark::results {
 // system error; some of `text` may then have been written. Blocking; thread-safe as far as
 // the operating system's append is (one writer per file is the intended use).
 [[nodiscard]] Result<void> append_durably(const std::filesystem::path& path, std::string_view text);
+
+// Writes `text` at byte `offset` of the existing file `path`, cuts the file off after it and
+// fsyncs; the bytes before `offset` are not touched (ResultsJsonFile rewrites only the end of
+// its document). Errors as append_durably.
+[[nodiscard]] Result<void> rewrite_from_durably(const std::filesystem::path& path, std::uint64_t offset,
+                                                std::string_view text);
 
 // Replaces `path` with `text` as one step: writes and fsyncs `<path>.partial`, then renames
 // it over `path`, so a reader or a crash sees the old document or the new one, never half

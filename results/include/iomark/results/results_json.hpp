@@ -1,8 +1,9 @@
 // iomark's own results format: one JSON document per series that carries everything.
 //
 // Top level: "format": "iomark-results", "format_version": 1, the series (test type,
-// description, record mode, start time, controller version, outcome), the plan that
-// produced it (when known) and the runs. Each run holds its identity, the specs it used and
+// description, record mode, start time, controller version), the plan that produced it
+// (when known), the runs, the failed runs and the outcome, in that order (the runs come
+// last but two, so a running series can add them to the file in place). Each run holds its identity, the specs it used and
 // the manager -> worker -> target tree with host facts, CPU and network samples, settings
 // and each target's raw counters (including its full latency histogram, so readers can
 // merge histograms themselves). Every level (ALL, manager, worker, target) also has a
@@ -17,8 +18,10 @@
 // Text in, text out; thread-safe.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "iomark/common/result.hpp"
 #include "iomark/results/run_results.hpp"
@@ -30,6 +33,13 @@ inline constexpr int kJsonFormatVersion = 1;
 
 // Pretty-printed (2-space indent), with a trailing newline.
 [[nodiscard]] std::string write_results_json(const SeriesResults& series);
+
+// The same document in pieces, for writing it one run at a time:
+// head + run(first run, true) + run(next, false)... + tail == write_results_json().
+[[nodiscard]] std::string results_json_head(const SeriesInfo& info, const std::optional<access_specs::TestPlan>& plan);
+[[nodiscard]] std::string results_json_run(const RunResults& run, bool first);
+[[nodiscard]] std::string results_json_tail(const std::vector<FailedRun>& failed_runs, SeriesOutcome outcome,
+                                            bool any_run);
 
 // Rejects other formats and newer format versions. Errors carry the file name, the line
 // (for syntax errors) and the JSON path of the offending value as the field
