@@ -130,17 +130,9 @@ fi
 check_man() {
   local page=$1 section=$2
   shift 2
-  local path text
+  local path problems
   path=$(man -w "$section" "$page") || fail "man -w $section $page"
-  [[ -z $(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E ascii -l "$path" 2>&1 >/dev/null) ]] ||
-    fail "$path renders with warnings"
-  text=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -E ascii -l "$path" 2>/dev/null | col -b)
-  local help_command flag
-  for help_command in "$@"; do
-    for flag in $($help_command --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-      grep -q -- "$flag" <<<"$text" || fail "$path does not document $flag of '$help_command'"
-    done
-  done
+  problems=$(packaging/check_man_page.sh "$path" "$@") || fail "$problems"
   if (($#)); then
     say "ok: man $section $page ($path) renders cleanly and documents every flag of: $*"
   else
