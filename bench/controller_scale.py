@@ -11,41 +11,12 @@ import argparse
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
-
-
-def peak_rss_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def wait_for_line(path, pattern, timeout, process):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with open(path) as log:
-            match = re.search(pattern, log.read())
-        if match:
-            return match
-        if process.poll() is not None:
-            return None
-        time.sleep(0.1)
-    return None
+from bench_support import cpu_seconds, free_port, peak_rss_mib, stop_all, wait_for_line, write_key
 
 
 def measure(process, settle_s, until):
@@ -62,12 +33,6 @@ def measure(process, settle_s, until):
             break
         time.sleep(1)
     return 100.0 * (last_cpu - start_cpu) / max(last_wall - start_wall, 1e-9), peak, last_wall - start_wall
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def fio_client_server(args, work):
@@ -92,14 +57,7 @@ def fio_client_server(args, work):
         client.wait(timeout=120)
         return cpu, peak, seconds, client.returncode
     finally:
-        for server in servers:
-            server.send_signal(signal.SIGTERM)
-        for server in servers:
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+        stop_all(servers)
 
 
 def main():
@@ -117,8 +75,7 @@ def main():
 
     work = tempfile.mkdtemp(prefix="iomark-scale-")
     key = os.path.join(work, "key")
-    with open(os.open(key, os.O_WRONLY | os.O_CREAT, 0o600), "w") as out:
-        out.write(os.urandom(36).hex() + "\n")
+    write_key(key)
     target = os.path.join(work, "target.dat")
     with open(target, "wb") as out:
         out.truncate(1 << 20)
@@ -147,14 +104,7 @@ def main():
                                              lambda: "done:" in open(controller_log).read())
         output, _ = controller.communicate(timeout=120)
     finally:
-        for agent in agents:
-            agent.send_signal(signal.SIGTERM)
-        for agent in agents:
-            try:
-                agent.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                agent.kill()
-                agent.wait()
+        stop_all(agents)
         if controller.poll() is None:
             controller.kill()
             controller.wait()
