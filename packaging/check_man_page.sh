@@ -2,7 +2,7 @@
 # check_man_page.sh PAGE [COMMAND...]: the man page file PAGE renders without warnings and
 # names every long option that each COMMAND's --help lists (a COMMAND is split on spaces:
 # "iomark run"). Exit 0, or 1 with one line per problem. The package install test runs it
-# on the installed pages, ctest (man_pages) on the pages of the build tree.
+# on the installed pages, ctest (man_page_*) on the pages of the build tree.
 set -uo pipefail
 page=$1
 shift

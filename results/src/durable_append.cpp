@@ -15,10 +15,6 @@ tl::unexpected<Error> os_error(std::string_view action, const std::filesystem::p
   return fail(ErrorCode::io_error, std::string(action) + " " + path.string() + ": " + std::strerror(error));
 }
 
-}  // namespace
-
-namespace {
-
 // Writes all of `text` to `fd` (at `offset` and cutting the file off after it, or appending),
 // fsyncs and closes it.
 Result<void> write_sync_close(int fd, const std::filesystem::path& path, std::string_view text,

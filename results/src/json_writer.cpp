@@ -304,14 +304,6 @@ Json failed_run_json(const FailedRun& failed) {
   return json;
 }
 
-}  // namespace
-
-// The document is written in three pieces so that a running series can keep it on disk one
-// run at a time (ResultsJsonFile): the head (everything before the runs), each run, and the
-// tail (the end of "runs", then "failed_runs" and "outcome"). Together they are exactly
-// what nlohmann's 2-space dump of the whole document would be.
-namespace {
-
 constexpr int kIndent = 2;
 
 // Replace, not throw, on invalid UTF-8 in names: a results file must always be written.
@@ -331,6 +323,10 @@ std::string indented(const std::string& text, int depth) {
 
 }  // namespace
 
+// The document is written in three pieces so that a running series can keep it on disk one
+// run at a time (ResultsJsonFile): the head (everything before the runs), each run, and the
+// tail (the end of "runs", then "failed_runs" and "outcome"). Together they are exactly
+// what nlohmann's 2-space dump of the whole document would be.
 std::string results_json_head(const SeriesInfo& info, const std::optional<access_specs::TestPlan>& plan) {
   const Json head{{"format", kJsonFormatName},
                   {"format_version", kJsonFormatVersion},

@@ -3,8 +3,8 @@
 // Top level: "format": "iomark-results", "format_version": 1, the series (test type,
 // description, record mode, start time, controller version), the plan that produced it
 // (when known), the runs, the failed runs and the outcome, in that order (the runs come
-// last but two, so a running series can add them to the file in place). Each run holds its identity, the specs it used and
-// the manager -> worker -> target tree with host facts, CPU and network samples, settings
+// last but two, so a running series can add them to the file in place). Each run holds its
+// identity, the specs it used and the manager -> worker -> target tree with host facts, CPU and network samples, settings
 // and each target's raw counters (including its full latency histogram, so readers can
 // merge histograms themselves). Every level (ALL, manager, worker, target) also has a
 // "summary" object with every aggregate of summary.hpp: rates, averages and maxima in ms,

@@ -31,8 +31,6 @@ class ResultsJsonFile {
   [[nodiscard]] Result<void> add_failed_run(const FailedRun& failed);
   [[nodiscard]] Result<void> finish(SeriesOutcome outcome);
 
-  [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
-
  private:
   explicit ResultsJsonFile(std::filesystem::path path) : path_(std::move(path)) {}
   // Writes `runs_text` (may be empty) and then the tail at the tail's offset.
