@@ -12,7 +12,6 @@
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLogValueAxis>
-#include <QPen>
 #include <QPixmap>
 #include <QScrollBar>
 #include <QToolTip>
