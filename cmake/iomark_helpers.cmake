@@ -37,6 +37,7 @@ function(iomark_unit_test name)
   target_compile_definitions(${name} PRIVATE
     IOMARK_ICF_CORPUS_DIR="${IOMARK_ICF_CORPUS_DIR}"
     IOMARK_TEST_DATA_DIR="${CMAKE_SOURCE_DIR}/tests/data")
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
   # Labelled with the executable, so a preset can pick whole test programs (ctest -L).
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300 LABELS ${name})
 endfunction()

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "icf_corpus.hpp"
 #include "iomark/access_specs/test_plan.hpp"
 
 namespace iomark::access_specs {
@@ -178,6 +179,7 @@ TEST(IometerDefaults, AllInOneHoldsEveryLineWithTheRemainderOnTheFirstLines) {
 // The list a real IOmeter 1.1.0 GUI wrote into an ICF file (read in place from the shared
 // corpus): an independent check of names, values, order and the All-in-one spread.
 TEST(IometerDefaults, MatchWhatThe110GuiWrites) {
+  IOMARK_SKIP_WITHOUT_ICF_CORPUS();
   const std::filesystem::path file =
       std::filesystem::path(IOMARK_ICF_CORPUS_DIR) /
       "QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__iometer.icf";

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Pins what scripts rely on: exit codes (0 ok, 2 usage, 3 bad input), "FILE:LINE: message"
-# on stderr, and that every corpus file can be shown and converted.
-# usage: cli_contract_test.sh IOMARK CORPUS_DIR SAMPLES_DIR
+# on stderr, and that every file of tests/data (and of the corpus, where it exists) can be
+# shown and converted.
+# usage: cli_contract_test.sh IOMARK DATA_DIR CORPUS_DIR SAMPLES_DIR
 set -uo pipefail
-iomark=$1 corpus=$2 samples=$3
+iomark=$1 data=$2 corpus=$3 samples=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0 failed=0
@@ -44,9 +45,8 @@ expect specs-show-unknown 3 "no built-in access specification" -- "$iomark" spec
 expect sample-show 0 "CYCLE_OUTSTANDING_IOS" -- "$iomark" icf show "$samples/database-qd-cycle.icf"
 
 shopt -s nullglob
-corpus_files=("$corpus"/*.icf "$corpus"/*.conf)
-if ((${#corpus_files[@]} == 0)); then echo "FAIL corpus: no .icf/.conf files in $corpus"; failed=$((failed + 1)); fi
-for file in "${corpus_files[@]}"; do
+show_and_convert() {  # show_and_convert FILE.icf
+  local file=$1 name
   name=$(basename "$file")
   expect "show $name" 0 -- "$iomark" icf show "$file"
   expect "convert $name" 0 -- "$iomark" icf convert "$file" -o "$work/$name.icf"
@@ -54,10 +54,30 @@ for file in "${corpus_files[@]}"; do
     echo "FAIL convert $name: first line is not 'Version 1.1.0 '"; failed=$((failed + 1))
   fi
   expect "show converted $name" 0 -- "$iomark" icf show "$work/$name.icf"
-done
-for file in "$corpus"/*.csv; do
+}
+
+# The project's own fixtures: always there.
+own_plans=("$data"/icf/ok_*.icf)
+own_results=("$data"/results/*.csv)
+if ((${#own_plans[@]} == 0 || ${#own_results[@]} == 0)); then
+  echo "FAIL data: no ok_*.icf in $data/icf or no .csv in $data/results"; failed=$((failed + 1))
+fi
+for file in "${own_plans[@]}"; do show_and_convert "$file"; done
+for file in "${own_results[@]}"; do
   expect "results show $(basename "$file")" 0 -- "$iomark" results show "$file"
 done
+
+# The real-world corpus beside the checkout, where there is one.
+if [[ -d $corpus ]]; then
+  corpus_files=("$corpus"/*.icf "$corpus"/*.conf)
+  if ((${#corpus_files[@]} == 0)); then echo "FAIL corpus: no .icf/.conf files in $corpus"; failed=$((failed + 1)); fi
+  for file in "${corpus_files[@]}"; do show_and_convert "$file"; done
+  for file in "$corpus"/*.csv; do
+    expect "results show $(basename "$file")" 0 -- "$iomark" results show "$file"
+  done
+else
+  echo "cli_contract: skipping the corpus files: $corpus does not exist (no ../shared/icf-corpus beside the checkout)"
+fi
 
 echo "cli_contract: $passed passed, $failed failed"
 ((failed == 0))

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "icf_corpus.hpp"
 #include "iomark/icf/icf.hpp"
 
 namespace iomark::icf {
@@ -23,7 +24,10 @@ using access_specs::StepType;
 using access_specs::TestType;
 using access_specs::WorkerType;
 
-const fs::path kCorpus = IOMARK_ICF_CORPUS_DIR;
+const fs::path kCorpus = ::iomark::test_support::icf_corpus_dir();
+
+// Skips every test of the suite when the corpus folder is absent.
+using IcfCorpus = ::iomark::test_support::IcfCorpusTest;
 
 std::string slurp(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -73,12 +77,12 @@ bool has_warning(const IcfImport& imported, std::uint64_t line, std::string_view
   });
 }
 
-TEST(IcfCorpus, DirectoryHoldsFiles) {
+TEST_F(IcfCorpus, DirectoryHoldsFiles) {
   ASSERT_TRUE(fs::is_directory(kCorpus)) << kCorpus << " does not exist";
   EXPECT_GE(corpus_files().size(), 11U);
 }
 
-TEST(IcfCorpus, EveryFileImportsAndRoundTrips) {
+TEST_F(IcfCorpus, EveryFileImportsAndRoundTrips) {
   const auto files = corpus_files();
   ASSERT_FALSE(files.empty()) << "no *.icf or *.conf in " << kCorpus;
   for (const auto& path : files) {
@@ -98,7 +102,7 @@ TEST(IcfCorpus, EveryFileImportsAndRoundTrips) {
 }
 
 // What IOmeter could run, iomark can validate: no imported corpus plan breaks a model rule.
-TEST(IcfCorpus, EveryImportedPlanValidates) {
+TEST_F(IcfCorpus, EveryImportedPlanValidates) {
   for (const auto& path : corpus_files()) {
     SCOPED_TRACE(path.filename().string());
     const auto imported = read_icf(slurp(path), path.filename().string());
@@ -108,7 +112,7 @@ TEST(IcfCorpus, EveryImportedPlanValidates) {
   }
 }
 
-TEST(IcfCorpus, QuarchIcfHasCrlfAndAFullSpecList) {
+TEST_F(IcfCorpus, QuarchIcfHasCrlfAndAFullSpecList) {
   const auto [text, imported] = load("QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__iometer.icf");
   EXPECT_NE(text.find("\r\n"), std::string::npos);
   EXPECT_EQ(imported.version_number, 10000100000ULL);
@@ -136,7 +140,7 @@ TEST(IcfCorpus, QuarchIcfHasCrlfAndAFullSpecList) {
   EXPECT_EQ(manager.workers[3].assigned_specs, std::vector<std::string>{"16 KiB; 100% Read; 0% random"});
 }
 
-TEST(IcfCorpus, QuarchConfIsATemplateWithPlaceholders) {
+TEST_F(IcfCorpus, QuarchConfIsATemplateWithPlaceholders) {
   const auto [text, imported] =
       load("QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__64k_full_write_full_random.conf");
   EXPECT_NE(text.find("\r\n"), std::string::npos);
@@ -156,7 +160,7 @@ TEST(IcfCorpus, QuarchConfIsATemplateWithPlaceholders) {
   }
 }
 
-TEST(IcfCorpus, AutotestHasPre110DisplayKeyAndNumberOfCpus) {
+TEST_F(IcfCorpus, AutotestHasPre110DisplayKeyAndNumberOfCpus) {
   const auto [text, imported] = load("autotest__tp-qemu__iometer.icf");
   EXPECT_EQ(imported.version, "2006.07.27");
   EXPECT_EQ(imported.version_number, 20060727U);
@@ -183,7 +187,7 @@ TEST(IcfCorpus, AutotestHasPre110DisplayKeyAndNumberOfCpus) {
   EXPECT_EQ(worker.targets->front().name, "I:local");
 }
 
-TEST(IcfCorpus, AutotestFourDisksHasAStrayEndTarget) {
+TEST_F(IcfCorpus, AutotestFourDisksHasAStrayEndTarget) {
   const auto [text, imported] = load("autotest__tp-qemu__iometer_multi_4disks.icf");
   EXPECT_TRUE(has_warning(imported, 271, "stray 'End target'"));
   const auto& workers = imported.plan.managers->front().workers;
@@ -195,7 +199,7 @@ TEST(IcfCorpus, AutotestFourDisksHasAStrayEndTarget) {
   }
 }
 
-TEST(IcfCorpus, NetworkWorkerTargetsARemoteManager) {
+TEST_F(IcfCorpus, NetworkWorkerTargetsARemoteManager) {
   const auto [text, imported] = load("eilerjc__iometer__network_worker.icf");
   EXPECT_EQ(text.substr(0, text.find('\n')), "Version 1.1.0");  // no trailing space
   EXPECT_EQ(imported.version_number, 10000100000ULL);
@@ -217,7 +221,7 @@ TEST(IcfCorpus, NetworkWorkerTargetsARemoteManager) {
   EXPECT_EQ(target.remote_manager_name, "TESTMGR");
 }
 
-TEST(IcfCorpus, OldFormatSpecsGetIometersSmartName) {
+TEST_F(IcfCorpus, OldFormatSpecsGetIometersSmartName) {
   const auto [text, imported] = load("eilerjc__iometer__oldformat_specs.icf");
   EXPECT_EQ(imported.version_number, 19980201U);
   ASSERT_TRUE(imported.plan.access_specs.has_value());
@@ -232,7 +236,7 @@ TEST(IcfCorpus, OldFormatSpecsGetIometersSmartName) {
   EXPECT_TRUE(imported.warnings.empty());
 }
 
-TEST(IcfCorpus, Version32697IsTheSpecialCase) {
+TEST_F(IcfCorpus, Version32697IsTheSpecialCase) {
   const auto [text, imported] = load("eilerjc__iometer__oltp_32697.icf");
   EXPECT_EQ(imported.version, "3.26.97");
   EXPECT_EQ(imported.version_number, 19980105U);
@@ -241,7 +245,7 @@ TEST(IcfCorpus, Version32697IsTheSpecialCase) {
   ASSERT_NE(spec_named(imported, "64 KiB; 100% Read; 0% random"), nullptr);
 }
 
-TEST(IcfCorpus, TwoManagers) {
+TEST_F(IcfCorpus, TwoManagers) {
   const auto [text, imported] = load("eilerjc__iometer__two_managers_run.icf");
   const auto& plan = imported.plan;
   ASSERT_TRUE(plan.managers && plan.display && plan.access_specs);
@@ -257,7 +261,7 @@ TEST(IcfCorpus, TwoManagers) {
   EXPECT_EQ(plan.access_specs->size(), 2U);
 }
 
-TEST(IcfCorpus, KochaikaIsSpecOnly) {
+TEST_F(IcfCorpus, KochaikaIsSpecOnly) {
   const auto [text, imported] = load("kochaika__iSCSI__iometer.icf");
   EXPECT_EQ(imported.version_number, 20080618U);
   const auto& plan = imported.plan;
@@ -273,7 +277,7 @@ TEST(IcfCorpus, KochaikaIsSpecOnly) {
   EXPECT_EQ(spec_named(imported, "All in one")->lines.size(), 20U);
 }
 
-TEST(IcfCorpus, KunyiPlaceholderLinesAreDropped) {
+TEST_F(IcfCorpus, KunyiPlaceholderLinesAreDropped) {
   const auto [text, imported] = load("kunyi0605__IOMeter2__RND4K_Q1T1_70RD_30WRT.icf");
   ASSERT_TRUE(imported.plan.access_specs && imported.plan.setup);
   EXPECT_EQ(imported.plan.access_specs->size(), 25U);
@@ -289,7 +293,7 @@ TEST(IcfCorpus, KunyiPlaceholderLinesAreDropped) {
   EXPECT_EQ(worker.targets->front().name, "2: \"( SmartModular ME2 511118C0\"");
 }
 
-TEST(IcfCorpus, KunyiQueueDepth32EightWorkers) {
+TEST_F(IcfCorpus, KunyiQueueDepth32EightWorkers) {
   const auto [text, imported] = load("kunyi0605__IOMeter2__RND4K_Q32T8_READ.icf");
   EXPECT_TRUE(imported.warnings.empty());
   ASSERT_TRUE(imported.plan.display && imported.plan.managers);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "fixtures.hpp"
+#include "icf_corpus.hpp"
 #include "iomark/results/csv_reader.hpp"
 #include "iomark/results/results_csv.hpp"
 
@@ -14,6 +15,9 @@ namespace {
 using test_support::corpus_file;
 using access_specs::RecordResults;
 using test_support::mixed_run;
+
+// Skips every test of the suite when the corpus folder is absent.
+using CsvReaderCorpus = ::iomark::test_support::IcfCorpusTest;
 
 constexpr std::string_view kSqlServerIo = "SQLServerIO__IometerParser__iometeroutput.csv";
 constexpr std::string_view kQuarchResults = "QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__testfile.csv";
@@ -27,7 +31,7 @@ std::vector<CsvSeries> read_corpus(std::string_view name) {
   return series ? std::move(*series) : std::vector<CsvSeries>{};
 }
 
-TEST(CsvReaderCorpus, SqlServerIo2008Dialect) {
+TEST_F(CsvReaderCorpus, SqlServerIo2008Dialect) {
   const std::vector<CsvSeries> series = read_corpus(kSqlServerIo);
   ASSERT_EQ(series.size(), 1u);
   const CsvSeries& s = series[0];
@@ -80,7 +84,7 @@ TEST(CsvReaderCorpus, SqlServerIo2008Dialect) {
   EXPECT_DOUBLE_EQ(*s.runs[63].find_row("ALL")->stats.read_iops, 4206.196928);
 }
 
-TEST(CsvReaderCorpus, Quarch110Results) {
+TEST_F(CsvReaderCorpus, Quarch110Results) {
   const std::vector<CsvSeries> series = read_corpus(kQuarchResults);
   ASSERT_EQ(series.size(), 59u);
   std::size_t runs = 0;
@@ -129,7 +133,7 @@ TEST(CsvReaderCorpus, Quarch110Results) {
   EXPECT_EQ(series.back().description, "32K Sequential Read");
 }
 
-TEST(CsvReaderCorpus, QuarchInstantaneousSideFile) {
+TEST_F(CsvReaderCorpus, QuarchInstantaneousSideFile) {
   const std::vector<CsvSeries> series = read_corpus(kQuarchInstant);
   ASSERT_EQ(series.size(), 1u);
   EXPECT_EQ(series[0].description, "32K Sequential Read");

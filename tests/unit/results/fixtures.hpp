@@ -10,7 +10,8 @@
 
 namespace iomark::results::test_support {
 
-// The whole text of a file of ../shared/icf-corpus (a failed expectation when it is missing).
+// The whole text of a file of ../shared/icf-corpus (a failed expectation when it is missing;
+// tests that call it skip first when the folder is absent, see icf_corpus.hpp).
 [[nodiscard]] std::string corpus_file(std::string_view name);
 
 // The spec named in iometer-spec §4.4.

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "fixtures.hpp"
+#include "icf_corpus.hpp"
 #include "iomark/results/results_json.hpp"
 #include "iomark/results/run_points.hpp"
 
@@ -14,6 +15,9 @@ namespace {
 using test_support::corpus_file;
 using test_support::example_run;
 using test_support::mixed_run;
+
+// Skips every test of the suite when the corpus folder is absent.
+using RunPointsCorpus = ::iomark::test_support::IcfCorpusTest;
 
 std::vector<RunPoint> read_corpus(std::string_view name) {
   auto points = read_run_points(corpus_file(name), name);
@@ -75,7 +79,7 @@ TEST(RunPoints, JsonTextGivesTheModelsPoints) {
   EXPECT_EQ(points->at(2).run, 1u);
 }
 
-TEST(RunPoints, SqlServerIoLegacyCsvCurves) {
+TEST_F(RunPointsCorpus, SqlServerIoLegacyCsvCurves) {
   const auto points = read_corpus("SQLServerIO__IometerParser__iometeroutput.csv");
   ASSERT_EQ(points.size(), 128u);  // 64 runs: ALL and one MANAGER each
   const RunPoint& first = points[0];
@@ -101,7 +105,7 @@ TEST(RunPoints, SqlServerIoLegacyCsvCurves) {
   EXPECT_DOUBLE_EQ(curves[0].points.back().iops, 19536.587507);
 }
 
-TEST(RunPoints, Quarch110CsvHasBinsAndDescriptions) {
+TEST_F(RunPointsCorpus, Quarch110CsvHasBinsAndDescriptions) {
   const auto points = read_corpus("QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__testfile.csv");
   ASSERT_EQ(points.size(), 118u);  // 59 one-run series
   EXPECT_EQ(points.back().series, 58u);
@@ -116,7 +120,7 @@ TEST(RunPoints, Quarch110CsvHasBinsAndDescriptions) {
   EXPECT_EQ(curves[0].points.size(), 13u);
 }
 
-TEST(RunPoints, InstantaneousSideFileGivesItsWholeRunAllRow) {
+TEST_F(RunPointsCorpus, InstantaneousSideFileGivesItsWholeRunAllRow) {
   const auto points = read_corpus("QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__insttestfile.csv");
   ASSERT_EQ(points.size(), 1u);  // the per-second rows are WORKER rows; no MANAGER rows
   EXPECT_EQ(points[0].manager, "");

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "fixtures.hpp"
+#include "icf_corpus.hpp"
 #include "iomark/results/csv_reader.hpp"
 #include "iomark/results/results_csv.hpp"
 #include "iomark/results/timeseries_csv.hpp"
@@ -20,6 +21,7 @@ using test_support::split_csv;
 using test_support::split_lines;
 
 TEST(TimeSeriesCsv, HeaderMatchesIometer110) {
+  IOMARK_SKIP_WITHOUT_ICF_CORPUS();
   const std::string corpus =
       corpus_file("QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__insttestfile.csv");
   std::string iometer_header;
