@@ -1,4 +1,4 @@
-// The main window driven offscreen as a user would: open a legacy plan from the corpus, start
+// The main window driven offscreen as a user would: open a legacy plan of tests/data, start
 // the embedded agent, point the plan's worker at a temporary directory, run a short
 // outstanding-I/O cycle and see live figures, finished runs and saved results.
 #include <gtest/gtest.h>
@@ -24,7 +24,8 @@
 namespace iomark::gui {
 namespace {
 
-const QString kPlan = QStringLiteral(IOMARK_ICF_CORPUS_DIR "/kunyi0605__IOMeter2__RND4K_Q1T1_70RD_30WRT.icf");
+// A Windows host's plan: one manager, one worker on a physical drive.
+const QString kPlan = QStringLiteral(IOMARK_TEST_DATA_DIR "/icf/ok_110_windows_plan.icf");
 constexpr int kWaitMs = 180'000;  // a bound for a hung run, not a performance expectation
 
 std::string read_all(const QString& path) {

@@ -1,5 +1,5 @@
 // The GUI's models fed plain values and checked by QAbstractItemModelTester, and the plan
-// document against the corpus.
+// document against a plan of tests/data.
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
@@ -20,7 +20,7 @@ using access_specs::AccessSpec;
 using access_specs::Manager;
 using access_specs::Worker;
 
-const QString kCorpus = QStringLiteral(IOMARK_ICF_CORPUS_DIR);
+const QString kPlans = QStringLiteral(IOMARK_TEST_DATA_DIR "/icf");
 
 LiveManager live_manager(std::string name, std::string endpoint = "127.0.0.1:5000") {
   LiveManager live;
@@ -259,10 +259,10 @@ TEST(LogModel, KeepsTheLatestEntries) {
   EXPECT_EQ(added.count(), 14);
 }
 
-TEST(PlanDocument, OpensSavesAndReopensACorpusPlan) {
+TEST(PlanDocument, OpensSavesAndReopensALegacyPlan) {
   PlanDocument document;
   QSignalSpy replaced(&document, &PlanDocument::plan_replaced);
-  const auto warnings = document.open(kCorpus + "/eilerjc__iometer__two_managers_run.icf");
+  const auto warnings = document.open(kPlans + "/ok_110_two_managers.icf");
   ASSERT_TRUE(warnings.has_value()) << warnings.error().describe();
   EXPECT_EQ(replaced.count(), 1);
   ASSERT_EQ(document.managers().size(), 2U);

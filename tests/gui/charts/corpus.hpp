@@ -1,4 +1,5 @@
-// Shared inputs of the chart tests: corpus files and small runs.
+// Shared inputs of the chart tests: the project's results files (tests/data/results), corpus
+// files (skipped where ../shared/icf-corpus is absent, see icf_corpus.hpp) and small runs.
 #pragma once
 
 #include <chrono>
@@ -8,6 +9,7 @@
 
 #include <QString>
 
+#include "icf_corpus.hpp"
 #include "iomark/results/run_results.hpp"
 
 namespace iomark::gui::test_support {
@@ -17,7 +19,16 @@ inline constexpr std::string_view kQuarchResults =
     "QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__testfile.csv";
 
 inline QString corpus_path(std::string_view name) {
-  return QString::fromStdString(std::string(IOMARK_ICF_CORPUS_DIR) + "/" + std::string(name));
+  return QString::fromStdString((::iomark::test_support::icf_corpus_dir() / std::string(name)).string());
+}
+
+// The same series (4K random read at QD 1 and 4, manager `vm`) as iomark's 1.1.0 results.csv
+// and in IOmeter's 2008 56-column layout.
+inline constexpr std::string_view kOwn110Results = "iomark_110_results.csv";
+inline constexpr std::string_view kOwn2008Results = "iometer_2008_results.csv";
+
+inline QString data_path(std::string_view name) {
+  return QString::fromStdString(std::string(IOMARK_TEST_DATA_DIR) + "/results/" + std::string(name));
 }
 
 // One manager `host`, one worker at queue depth `qd` running spec `spec` for 1 s: `ios`

@@ -15,8 +15,8 @@ namespace {
 using namespace std::chrono_literals;
 using test_support::run_at;
 
-std::vector<results::QdCurve> corpus_curves(std::string_view name) {
-  QFile file(test_support::corpus_path(name));
+std::vector<results::QdCurve> curves_of(const QString& path) {
+  QFile file(path);
   EXPECT_TRUE(file.open(QIODevice::ReadOnly));
   const QByteArray bytes = file.readAll();
   auto points = results::read_run_points(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
@@ -26,9 +26,22 @@ std::vector<results::QdCurve> corpus_curves(std::string_view name) {
 
 QLineSeries* line(QChart* chart, int index) { return qobject_cast<QLineSeries*>(chart->series().at(index)); }
 
-TEST(QdChart, SqlServerIoCyclingSeriesGivesEightCurvesOfEightDepths) {
+TEST(QdChart, OwnCyclingSeriesGivesOneCurveOfTwoDepths) {
   QdChart chart;
-  chart.set_curves(corpus_curves(test_support::kSqlServerIo));
+  chart.set_curves(curves_of(test_support::data_path(test_support::kOwn110Results)));
+  EXPECT_EQ(chart.curves().size(), 2u);  // ALL and manager `vm`
+  ASSERT_EQ(chart.iops_chart()->series().size(), 1);
+  const QLineSeries* all = line(chart.iops_chart(), 0);
+  EXPECT_EQ(all->name(), "4K random read");
+  ASSERT_EQ(all->count(), 2);
+  EXPECT_EQ(all->at(0), QPointF(1.0, 10874.766519));
+  EXPECT_EQ(all->at(1), QPointF(4.0, 27583.048032));
+}
+
+TEST(QdChart, SqlServerIoCyclingSeriesGivesEightCurvesOfEightDepths) {
+  IOMARK_SKIP_WITHOUT_ICF_CORPUS();
+  QdChart chart;
+  chart.set_curves(curves_of(test_support::corpus_path(test_support::kSqlServerIo)));
   EXPECT_EQ(chart.curves().size(), 16u);
   ASSERT_EQ(chart.iops_chart()->series().size(), 8);
   ASSERT_EQ(chart.response_chart()->series().size(), 8);  // no p99 in results.csv
