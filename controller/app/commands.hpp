@@ -4,7 +4,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
+#include "iomark/icf/icf.hpp"
+
 namespace iomark::cli {
+
+// An imported plan's warnings on stderr, one line per kind ("FILE:LINE: warning: ...", with a
+// count where the kind repeats).
+void print_warnings(const std::string& path, const icf::IcfImport& imported);
 
 void add_icf_commands(CLI::App& app, int& exit_code);
 void add_specs_commands(CLI::App& app, int& exit_code);

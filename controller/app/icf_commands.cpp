@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "iomark/controller/plan_report.hpp"
 #include "iomark/icf/icf.hpp"
+#include "iomark/icf/warning_groups.hpp"
 #include "iomark/results/durable_append.hpp"
 
 namespace iomark::cli {
@@ -18,11 +19,13 @@ Result<icf::IcfImport> import_file(const std::string& path) {
   return icf::read_icf(*text, path);
 }
 
+}  // namespace
+
 void print_warnings(const std::string& path, const icf::IcfImport& imported) {
-  for (const auto& warning : imported.warnings) {
-    std::cerr << path << ':' << warning.line << ": warning: " << warning.message << '\n';
-  }
+  for (const auto& group : icf::group_warnings(imported.warnings)) std::cerr << icf::describe(group, path) << '\n';
 }
+
+namespace {
 
 int show(const std::string& path) {
   const auto imported = import_file(path);

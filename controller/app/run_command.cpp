@@ -18,6 +18,7 @@
 #include "iomark/controller/quick_series.hpp"
 #include "iomark/icf/icf.hpp"
 #include "iomark/controller/series_runner.hpp"
+#include "iomark/controller/target_map.hpp"
 #include "iomark/controller/text_table.hpp"
 #include "iomark/transport/host_port.hpp"
 #include "iomark/transport/key_file.hpp"
@@ -35,6 +36,7 @@ using controller::TextTable;
 struct RunOptions {
   std::string plan_file;  // PLAN.icf; empty = the quick series from the flags
   std::vector<std::string> manager_map;
+  std::vector<std::string> target_map;  // [MANAGER:]OLD=NEW
   std::vector<std::string> targets;
   std::string spec_name;
   std::string spec_line;
@@ -197,6 +199,19 @@ std::vector<std::string> existing_plan_paths(const access_specs::TestPlan& plan)
   return paths;
 }
 
+// The plan with --map-target's renames applied, each reported as a note.
+Result<access_specs::TestPlan> map_plan_targets(const std::vector<std::string>& texts, access_specs::TestPlan plan) {
+  std::vector<controller::TargetMapping> mappings;
+  for (const auto& text : texts) {
+    auto mapping = controller::parse_target_map(text, plan);
+    if (!mapping) return fail(mapping.error());
+    mappings.push_back(std::move(*mapping));
+  }
+  auto mapped = controller::map_targets(std::move(plan), mappings);
+  for (const auto& note : mapped.notes) std::cerr << "note: " << note << '\n';
+  return std::move(mapped.plan);
+}
+
 Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const access_specs::TestPlan& plan,
                                                 const std::vector<controller::ManagerLink*>& links,
                                                 std::uint64_t test_file_bytes) {
@@ -226,10 +241,12 @@ int run(const RunOptions& options) {
     if (!text) return report(text.error());
     auto imported = icf::read_icf(*text, options.plan_file);
     if (!imported) return report(imported.error());
-    for (const auto& warning : imported->warnings) {
-      std::cerr << options.plan_file << ':' << warning.line << ": warning: " << warning.message << '\n';
-    }
-    plan = std::move(imported->plan);
+    print_warnings(options.plan_file, *imported);
+    auto mapped = map_plan_targets(options.target_map, std::move(imported->plan));
+    if (!mapped) return report(Error(mapped.error()).at({options.plan_file, 0}));
+    plan = std::move(*mapped);
+  } else if (!options.target_map.empty()) {
+    return report(Error(ErrorCode::invalid_argument, "--map-target renames a plan's targets: name a PLAN.icf"));
   } else if (options.targets.empty()) {
     return report(Error(ErrorCode::invalid_argument, "name a plan file or at least one --target"));
   }
@@ -313,6 +330,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "(--target, --spec, --qd, --workers, --data-pattern, --seed) apply without one.");
   command->add_option("PLAN", options->plan_file, "An IOmeter .icf plan (otherwise the flags below make one)");
   command->add_option("--map", options->manager_map, "Run the plan's manager OLD on the connected manager NEW");
+  command->add_option("--map-target", options->target_map,
+                      "Run the plan's target OLD (another host's name, e.g. 'C: NTFS') as NEW; MANAGER:OLD=NEW for one "
+                      "manager only")
+      ->type_name("[MANAGER:]OLD=NEW");
   command->add_option("--target", options->targets, "Device, file or directory (iobw.tst) on every manager");
   auto* spec = command->add_option("--spec", options->spec_name, "Built-in access spec (default Database)");
   auto* line = command->add_option("--spec-line", options->spec_line,

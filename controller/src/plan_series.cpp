@@ -7,6 +7,7 @@
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/seed.hpp"
 #include "iomark/controller/plan_expansion.hpp"
+#include "same_name.hpp"
 
 namespace iomark::controller {
 
@@ -15,12 +16,7 @@ namespace {
 using access_specs::Manager;
 using access_specs::TestPlan;
 using access_specs::Worker;
-
-bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using detail::same_name;
 
 Result<std::vector<std::size_t>> map_managers(const std::vector<Manager>& planned,
                                               const std::vector<ManagerLink*>& links,
@@ -89,7 +85,8 @@ Result<std::string> resolve_target(const access_specs::Target& target, const pro
   for (const auto& device : inventory.block_devices) {
     if (device.path == "/dev/" + name) return device.path;
   }
-  return fail(ErrorCode::not_found, "'" + name + "' is neither a path nor a device or mount point this manager has");
+  return fail(ErrorCode::not_found, "'" + name + "' is neither a path nor a device or mount point this manager has" +
+                                        " (--map-target 'OLD=NEW' runs it as another)");
 }
 
 // Bytes per "sector" of a test file under `path`: the block size of the file system whose

@@ -67,6 +67,36 @@ for file in "${own_results[@]}"; do
   expect "results show $(basename "$file")" 0 -- "$iomark" results show "$file"
 done
 
+# A plan written on a Windows host runs unedited once --map-target renames its drive; an OLD
+# that matches no target is bad input naming the plan's targets; without a mapping the
+# unresolvable target is named with the hint.
+windows_plan=$data/icf/ok_110_windows_plan.icf
+drive='2: "( SmartModular SYNTHETIC 0001"'
+mkdir "$work/mapped"
+expect map-target-runs 0 "runs as '$work/mapped' \(--map-target, 1 worker\)" -- \
+  "$iomark" run "$windows_plan" --map-target "$drive=$work/mapped" --time 1 --ramp 0 --size 4M --engine null \
+  --results "$work/mapped.csv"
+expect map-target-unknown 3 "no target 'D: NTFS' \(its targets: '2: \"\( SmartModular" -- \
+  "$iomark" run "$windows_plan" --map-target "D: NTFS=$work/mapped"
+expect map-target-malformed 3 "is not \[MANAGER:\]OLD=NEW" -- "$iomark" run "$windows_plan" --map-target "$drive"
+expect map-target-needs-plan 3 "name a PLAN.icf" -- "$iomark" run --target "$work/mapped" --map-target "a=b"
+expect unmapped-windows-target 3 "--map-target 'OLD=NEW'" -- "$iomark" run "$windows_plan" --time 1
+
+# Alike import warnings collapse into one line with their count and first line.
+{
+  printf "Version 1.1.0 \n'ACCESS SPECIFICATIONS ===\n"
+  for i in 1 2 3; do
+    printf "'Access specification name,default assignment\n\tspec %d,NONE\n" "$i"
+    printf "'size,%% of size,%% reads,%% random,delay,burst,align,reply\n\t4096,100,0,0,0,1,0,0\n\t0,0,0,0,0,0,0,0\n"
+  done
+  printf "'END access specifications\nVersion 1.1.0 \n"
+} >"$work/placeholders.icf"
+expect warnings-collapse 0 "^$work/placeholders.icf:7: warning: placeholder line .* in 'spec 1' dropped \(3 alike, lines 7 to 17\)$" -- \
+  "$iomark" icf show "$work/placeholders.icf"
+if [[ $(grep -c "warning:" "$work/err") != 1 ]]; then
+  echo "FAIL warnings-collapse: $(grep -c "warning:" "$work/err") warning lines, wanted 1"; failed=$((failed + 1))
+fi
+
 # The real-world corpus beside the checkout, where there is one.
 if [[ -d $corpus ]]; then
   corpus_files=("$corpus"/*.icf "$corpus"/*.conf)
