@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "icf_corpus.hpp"
+#include "icf_files.hpp"
 #include "iomark/icf/icf.hpp"
 
 namespace iomark::icf {
@@ -28,13 +29,9 @@ const fs::path kCorpus = ::iomark::test_support::icf_corpus_dir();
 
 // Skips every test of the suite when the corpus folder is absent.
 using IcfCorpus = ::iomark::test_support::IcfCorpusTest;
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::has_warning;
+using test_support::slurp;
+using test_support::spec_named;
 
 std::vector<fs::path> corpus_files() {
   std::vector<fs::path> files;
@@ -47,35 +44,8 @@ std::vector<fs::path> corpus_files() {
   return files;
 }
 
-struct Loaded {
-  std::string text;
-  IcfImport imported;
-};
-
 // Loads one corpus file by name; fails the test if it is missing or does not import.
-Loaded load(std::string_view name) {
-  const fs::path path = kCorpus / std::string(name);
-  EXPECT_TRUE(fs::is_regular_file(path)) << path << " is missing from the corpus";
-  Loaded loaded{slurp(path), {}};
-  auto result = read_icf(loaded.text, path.filename().string());
-  EXPECT_TRUE(result.has_value()) << (result ? "" : result.error().describe());
-  if (result) loaded.imported = std::move(*result);
-  return loaded;
-}
-
-const AccessSpec* spec_named(const IcfImport& imported, std::string_view name) {
-  if (!imported.plan.access_specs) return nullptr;
-  for (const auto& spec : *imported.plan.access_specs) {
-    if (spec.name == name) return &spec;
-  }
-  return nullptr;
-}
-
-bool has_warning(const IcfImport& imported, std::uint64_t line, std::string_view fragment) {
-  return std::any_of(imported.warnings.begin(), imported.warnings.end(), [&](const Warning& warning) {
-    return warning.line == line && warning.message.find(fragment) != std::string::npos;
-  });
-}
+test_support::Loaded load(std::string_view name) { return test_support::load(kCorpus, name); }
 
 TEST_F(IcfCorpus, DirectoryHoldsFiles) {
   ASSERT_TRUE(fs::is_directory(kCorpus)) << kCorpus << " does not exist";

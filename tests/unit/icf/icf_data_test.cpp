@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "icf_files.hpp"
 #include "iomark/icf/icf.hpp"
 
 namespace iomark::icf {
@@ -19,12 +20,7 @@ using access_specs::WorkerType;
 
 const fs::path kData = fs::path(IOMARK_TEST_DATA_DIR) / "icf";
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::slurp;
 
 Result<IcfImport> read_data(std::string_view name) {
   const fs::path path = kData / std::string(name);

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "icf_files.hpp"
 #include "iomark/icf/icf.hpp"
 
 namespace iomark::icf {
@@ -21,39 +22,12 @@ using access_specs::DefaultAssignment;
 using access_specs::StepType;
 using access_specs::TestType;
 
+using test_support::has_warning;
+using test_support::spec_named;
+
 const fs::path kData = fs::path(IOMARK_TEST_DATA_DIR) / "icf";
 
-struct Loaded {
-  std::string text;
-  IcfImport imported;
-};
-
-Loaded load(std::string_view name) {
-  const fs::path path = kData / std::string(name);
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << path << " is missing";
-  std::ostringstream text;
-  text << in.rdbuf();
-  Loaded loaded{text.str(), {}};
-  auto result = read_icf(loaded.text, name);
-  EXPECT_TRUE(result.has_value()) << (result ? "" : result.error().describe());
-  if (result) loaded.imported = std::move(*result);
-  return loaded;
-}
-
-const AccessSpec* spec_named(const IcfImport& imported, std::string_view name) {
-  if (!imported.plan.access_specs) return nullptr;
-  for (const auto& spec : *imported.plan.access_specs) {
-    if (spec.name == name) return &spec;
-  }
-  return nullptr;
-}
-
-bool has_warning(const IcfImport& imported, std::uint64_t line, std::string_view fragment) {
-  return std::any_of(imported.warnings.begin(), imported.warnings.end(), [&](const Warning& warning) {
-    return warning.line == line && warning.message.find(fragment) != std::string::npos;
-  });
-}
+test_support::Loaded load(std::string_view name) { return test_support::load(kData, name); }
 
 TEST(IcfDialects, Windows110PlanWithCrlfAndAPlaceholderLine) {
   const auto [text, imported] = load("ok_110_windows_plan.icf");
