@@ -30,6 +30,7 @@
 #include "iomark/gui/session.hpp"
 #include "iomark/gui/test_setup_page.hpp"
 #include "iomark/gui/wording.hpp"
+#include "iomark/icf/warning_groups.hpp"
 #include "table_views.hpp"
 
 namespace iomark::gui {
@@ -321,11 +322,11 @@ bool MainWindow::open_plan(const QString& path) {
     report(Severity::error, QString::fromStdString(warnings.error().describe()));
     return false;
   }
-  for (const auto& warning : *warnings) {
+  for (const auto& group : icf::group_warnings(*warnings)) {
     report(Severity::warning, QStringLiteral("%1:%2: %3")
                                   .arg(QFileInfo(path).fileName())
-                                  .arg(warning.line)
-                                  .arg(QString::fromStdString(warning.message)));
+                                  .arg(group.first.line)
+                                  .arg(QString::fromStdString(icf::describe(group))));
   }
   report(Severity::info, tr("opened %1").arg(path));
   if (auto valid = access_specs::validate(document_->plan()); !valid) {

@@ -22,7 +22,9 @@ Result<icf::IcfImport> import_file(const std::string& path) {
 }  // namespace
 
 void print_warnings(const std::string& path, const icf::IcfImport& imported) {
-  for (const auto& group : icf::group_warnings(imported.warnings)) std::cerr << icf::describe(group, path) << '\n';
+  for (const auto& group : icf::group_warnings(imported.warnings)) {
+    std::cerr << path << ':' << group.first.line << ": warning: " << icf::describe(group) << '\n';
+  }
 }
 
 namespace {

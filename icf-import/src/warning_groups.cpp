@@ -1,5 +1,7 @@
 #include "iomark/icf/warning_groups.hpp"
 
+#include <string_view>
+
 namespace iomark::icf {
 
 namespace {
@@ -39,8 +41,8 @@ std::vector<WarningGroup> group_warnings(const std::vector<Warning>& warnings) {
   return groups;
 }
 
-std::string describe(const WarningGroup& group, std::string_view file) {
-  std::string line = std::string(file) + ':' + std::to_string(group.first.line) + ": warning: " + group.first.message;
+std::string describe(const WarningGroup& group) {
+  std::string line = group.first.message;
   if (group.count > 1) {
     line += " (" + std::to_string(group.count) + " alike, lines " + std::to_string(group.first.line) + " to " +
             std::to_string(group.last_line) + ")";

@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "iomark/icf/icf.hpp"
@@ -27,8 +26,8 @@ struct WarningGroup {
 // dropped" are one kind.
 [[nodiscard]] std::vector<WarningGroup> group_warnings(const std::vector<Warning>& warnings);
 
-// One line (no newline): "FILE:LINE: warning: MESSAGE", followed for a group of several by
-// " (21 alike, lines 48 to 148)".
-[[nodiscard]] std::string describe(const WarningGroup& group, std::string_view file);
+// The first warning's message, followed for a group of several by " (21 alike, lines 48 to
+// 148)"; front ends put "FILE:LINE: " (group.first.line) before it.
+[[nodiscard]] std::string describe(const WarningGroup& group);
 
 }  // namespace iomark::icf
