@@ -29,15 +29,24 @@ function(iomark_library name)
   target_link_libraries(${name} PUBLIC ${ARG_DEPENDS} PRIVATE iomark_warnings)
 endfunction()
 
+# iomark_test_paths(TARGET): tests/data and the corpus as paths from the test executable's
+# folder (tests/support/test_paths.hpp), so the compile line does not name the checkout and a
+# copy of the repository elsewhere hits ccache. The executable must stay in its own binary dir.
+function(iomark_test_paths name)
+  cmake_path(ABSOLUTE_PATH IOMARK_ICF_CORPUS_DIR BASE_DIRECTORY ${CMAKE_SOURCE_DIR} NORMALIZE OUTPUT_VARIABLE corpus)
+  file(RELATIVE_PATH data_from_exe ${CMAKE_CURRENT_BINARY_DIR} ${CMAKE_SOURCE_DIR}/tests/data)
+  file(RELATIVE_PATH corpus_from_exe ${CMAKE_CURRENT_BINARY_DIR} ${corpus})
+  target_compile_definitions(${name} PRIVATE
+    IOMARK_TEST_DATA_FROM_EXE="${data_from_exe}" IOMARK_ICF_CORPUS_FROM_EXE="${corpus_from_exe}")
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
+endfunction()
+
 # iomark_unit_test(NAME SOURCES... DEPENDS...)
 function(iomark_unit_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPENDS} GTest::gtest GTest::gtest_main iomark_warnings)
-  target_compile_definitions(${name} PRIVATE
-    IOMARK_ICF_CORPUS_DIR="${IOMARK_ICF_CORPUS_DIR}"
-    IOMARK_TEST_DATA_DIR="${CMAKE_SOURCE_DIR}/tests/data")
-  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
+  iomark_test_paths(${name})
   # Labelled with the executable, so a preset can pick whole test programs (ctest -L).
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300 LABELS ${name})
 endfunction()

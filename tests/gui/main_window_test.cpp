@@ -20,12 +20,14 @@
 #include "iomark/results/results_json.hpp"
 #include "iomark/gui/charts/live_chart.hpp"
 #include "iomark/gui/charts/qd_chart.hpp"
+#include "test_paths.hpp"
 
 namespace iomark::gui {
 namespace {
 
 // A Windows host's plan: one manager, one worker on a physical drive.
-const QString kPlan = QStringLiteral(IOMARK_TEST_DATA_DIR "/icf/ok_110_windows_plan.icf");
+const QString kPlan =
+    QString::fromStdString((::iomark::test_support::test_data_dir() / "icf/ok_110_windows_plan.icf").string());
 constexpr int kWaitMs = 180'000;  // a bound for a hung run, not a performance expectation
 
 std::string read_all(const QString& path) {

@@ -12,6 +12,7 @@
 #include "iomark/gui/spec_models.hpp"
 #include "iomark/gui/targets_model.hpp"
 #include "iomark/gui/topology_model.hpp"
+#include "test_paths.hpp"
 
 namespace iomark::gui {
 namespace {
@@ -20,7 +21,7 @@ using access_specs::AccessSpec;
 using access_specs::Manager;
 using access_specs::Worker;
 
-const QString kPlans = QStringLiteral(IOMARK_TEST_DATA_DIR "/icf");
+const QString kPlans = QString::fromStdString((::iomark::test_support::test_data_dir() / "icf").string());
 
 LiveManager live_manager(std::string name, std::string endpoint = "127.0.0.1:5000") {
   LiveManager live;

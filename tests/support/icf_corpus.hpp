@@ -1,4 +1,4 @@
-// The real-world IOmeter files of ../shared/icf-corpus (IOMARK_ICF_CORPUS_DIR) live outside
+// The real-world IOmeter files of ../shared/icf-corpus (CMake IOMARK_ICF_CORPUS_DIR) live outside
 // the repository and are read in place, never copied in. A clone on its own has no such
 // folder, so the tests of those files skip, naming the folder; the project's own fixtures
 // under tests/data cover the same dialects either way.
@@ -9,12 +9,9 @@
 #include <filesystem>
 #include <string>
 
-namespace iomark::test_support {
+#include "test_paths.hpp"
 
-inline const std::filesystem::path& icf_corpus_dir() {
-  static const std::filesystem::path dir = IOMARK_ICF_CORPUS_DIR;
-  return dir;
-}
+namespace iomark::test_support {
 
 inline bool icf_corpus_present() { return std::filesystem::is_directory(icf_corpus_dir()); }
 

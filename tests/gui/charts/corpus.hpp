@@ -28,7 +28,7 @@ inline constexpr std::string_view kOwn110Results = "iomark_110_results.csv";
 inline constexpr std::string_view kOwn2008Results = "iometer_2008_results.csv";
 
 inline QString data_path(std::string_view name) {
-  return QString::fromStdString(std::string(IOMARK_TEST_DATA_DIR) + "/results/" + std::string(name));
+  return QString::fromStdString((::iomark::test_support::test_data_dir() / "results" / std::string(name)).string());
 }
 
 // One manager `host`, one worker at queue depth `qd` running spec `spec` for 1 s: `ios`

@@ -181,7 +181,7 @@ TEST(IometerDefaults, AllInOneHoldsEveryLineWithTheRemainderOnTheFirstLines) {
 TEST(IometerDefaults, MatchWhatThe110GuiWrites) {
   IOMARK_SKIP_WITHOUT_ICF_CORPUS();
   const std::filesystem::path file =
-      std::filesystem::path(IOMARK_ICF_CORPUS_DIR) /
+      ::iomark::test_support::icf_corpus_dir() /
       "QuarchTechnologyLtd__AN-016-QPS-performance-test-with-Iometer__iometer.icf";
   std::ifstream in(file);
   ASSERT_TRUE(in) << "corpus file not available: " << file;

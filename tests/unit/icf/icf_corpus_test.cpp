@@ -1,4 +1,4 @@
-// Real-world .icf/.conf files (IOMARK_ICF_CORPUS_DIR): every one imports and round-trips, and
+// Real-world .icf/.conf files (../shared/icf-corpus, IOMARK_ICF_CORPUS_DIR): every one imports and round-trips, and
 // each is checked for what it exercises. Expected values were read off the files by hand.
 #include <gtest/gtest.h>
 

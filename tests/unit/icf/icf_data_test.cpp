@@ -10,6 +10,7 @@
 
 #include "icf_files.hpp"
 #include "iomark/icf/icf.hpp"
+#include "test_paths.hpp"
 
 namespace iomark::icf {
 namespace {
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 using access_specs::AccessSpecLine;
 using access_specs::WorkerType;
 
-const fs::path kData = fs::path(IOMARK_TEST_DATA_DIR) / "icf";
+const fs::path kData = ::iomark::test_support::test_data_dir() / "icf";
 
 using test_support::slurp;
 

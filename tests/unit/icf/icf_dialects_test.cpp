@@ -11,6 +11,7 @@
 
 #include "icf_files.hpp"
 #include "iomark/icf/icf.hpp"
+#include "test_paths.hpp"
 
 namespace iomark::icf {
 namespace {
@@ -25,7 +26,7 @@ using access_specs::TestType;
 using test_support::has_warning;
 using test_support::spec_named;
 
-const fs::path kData = fs::path(IOMARK_TEST_DATA_DIR) / "icf";
+const fs::path kData = ::iomark::test_support::test_data_dir() / "icf";
 
 test_support::Loaded load(std::string_view name) { return test_support::load(kData, name); }
 

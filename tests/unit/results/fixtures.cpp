@@ -7,6 +7,8 @@
 #include <sstream>
 #include <utility>
 
+#include "test_paths.hpp"
+
 namespace iomark::results::test_support {
 namespace {
 
@@ -181,7 +183,7 @@ std::vector<std::string> split_lines(std::string_view text) {
 }
 
 std::string corpus_file(std::string_view name) {
-  const std::string path = std::string(IOMARK_ICF_CORPUS_DIR) + "/" + std::string(name);
+  const std::string path = (::iomark::test_support::icf_corpus_dir() / std::string(name)).string();
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in) << "corpus file missing: " << path;
   std::ostringstream text;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "iomark/results/csv_reader.hpp"
+#include "test_paths.hpp"
 #include "iomark/results/run_points.hpp"
 
 namespace iomark::results {
@@ -20,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kData = fs::path(IOMARK_TEST_DATA_DIR) / "results";
+const fs::path kData = ::iomark::test_support::test_data_dir() / "results";
 constexpr std::string_view kDescription = "tests/data fixture: 4K random read at QD 1 and 4";
 
 std::string slurp(std::string_view name) {
