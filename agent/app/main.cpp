@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", "iomark-agent " IOMARK_VERSION);
   // The service reads its options from /etc/iomark/agent.conf; flags on the command line win.
-  app.set_config("--config", "", "Read options from FILE: one `name = value` a line (long option names)");
+  app.set_config("--config", "", "Read options from FILE: one `name = value` a line (long option names)")
+      ->type_name("FILE");
   app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt name is an error, not ignored
   int exit_code = 0;
 
@@ -24,7 +25,8 @@ int main(int argc, char** argv) {
   app.add_option("-n,--name", serve.name, "Manager name (default: host name)");
   app.add_option("--listen", serve.listen, "Wait for a controller on [ADDR:]PORT instead of dialling one");
   iomark::run_options::add_connection_flags(app, serve.connection, iomark::run_options::Peer::controller);
-  app.add_option("--allow", serve.allow, "A device, file or directory the controller may use (repeatable)");
+  app.add_option("--allow", serve.allow, "A device, file or directory the controller may use (repeatable)")
+      ->type_name("PATH");
   app.add_flag("--allow-destructive", serve.allow_destructive,
                "Allow writing to block devices that are mounted, partitioned or formatted");
 

@@ -1,5 +1,6 @@
 #include "iomark/run_options/bash_completion.hpp"
 
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <utility>
@@ -65,7 +66,8 @@ std::string bash_completion(const CLI::App& app) {
     if (!command.path.empty()) paths.push_back("\"" + command.path + "\"");
   }
 
-  const auto program = app.get_name();
+  // CLI11 names the app after argv[0]; the completion is for the installed command name.
+  const auto program = std::filesystem::path(app.get_name()).filename().string();
   const auto function = function_name(program);
   std::string script = "# bash completion for " + program + ", generated from its option table by `" + program +
                        " completion`: do not edit.\n";
