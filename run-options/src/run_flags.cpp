@@ -177,8 +177,9 @@ void add_connection_flags(CLI::App& command, ConnectionFlags& flags, Peer peer) 
 
 Result<std::vector<std::uint32_t>> parse_queue_depths(std::string_view text) {
   const auto& field = access_specs::field_descriptor(FieldId::outstanding_ios);
+  if (text.empty()) return fail(Error(ErrorCode::invalid_argument, "no outstanding-I/O count").in_field("--qd"));
   std::vector<std::uint32_t> depths;
-  while (!text.empty()) {
+  for (;;) {  // every item, the empty one after a trailing comma included
     const auto comma = text.find(',');
     const auto item = text.substr(0, comma);
     std::uint64_t value = 0;
@@ -194,7 +195,6 @@ Result<std::vector<std::uint32_t>> parse_queue_depths(std::string_view text) {
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);
   }
-  if (depths.empty()) return fail(Error(ErrorCode::invalid_argument, "no outstanding-I/O count").in_field("--qd"));
   return depths;
 }
 
