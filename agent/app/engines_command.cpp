@@ -13,12 +13,15 @@ int list_engines() {
   std::printf("%-11s %-11s %s\n", "ENGINE", "STATUS", "NOTE");
   for (const auto& probe : probes) {
     const auto name = std::string(engine::to_string(probe.kind));
-    std::printf("%-11s %-11s %s\n", name.c_str(), probe.available ? "works" : "unavailable",
-                probe.available ? "" : probe.reason.c_str());
+    if (probe.available) {
+      std::printf("%-11s works\n", name.c_str());
+    } else {
+      std::printf("%-11s unavailable %s\n", name.c_str(), probe.reason.c_str());
+    }
   }
   // The probe never tries null: it does no I/O, so it cannot fail.
-  std::printf("%-11s %-11s %s\n", std::string(engine::to_string(engine::EngineKind::null)).c_str(), "works",
-              "no I/O: for tests and measuring iomark's own overhead");
+  std::printf("%-11s works       no I/O: for tests and measuring iomark's own overhead\n",
+              std::string(engine::to_string(engine::EngineKind::null)).c_str());
   const bool any = std::any_of(probes.begin(), probes.end(), [](const auto& probe) { return probe.available; });
   std::printf("\nWith --engine auto the first that works is used, in this order.\n");
   return any ? 0 : 1;

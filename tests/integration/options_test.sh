@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The one option table from the outside: `iomark run` and `iomark-agent run-local` refuse the
+# same bad values with the same message before anything starts (no result file appears),
+# `iomark-agent engines` reports every engine, `--json -` puts the JSON alone on standard
+# output, and `iomark-gui --help`/`--version` work with no display at all.
+# usage: options_test.sh IOMARK IOMARK_AGENT [IOMARK_GUI]
+set -uo pipefail
+iomark=$1 agent=$2 gui=${3:-}
+source "$(dirname "$0")/harness.sh"
+cd "$work" || exit 1  # harness.sh made $work/data
+
+# refused ARGS...: runs both front ends with ARGS; both must exit 2 with one message.
+refused() {
+  "$iomark" run --target "$work/data" "$@" >run.out 2>run.err
+  local run_status=$?
+  "$agent" run-local --target "$work/data" "$@" >local.out 2>local.err
+  local local_status=$?
+  check "iomark run $*: exit 2 (got $run_status)" test "$run_status" -eq 2
+  check "run-local $*: exit 2 (got $local_status)" test "$local_status" -eq 2
+  check "$*: the same message from both ($(head -1 run.err))" cmp -s run.err local.err
+}
+refused --engine bogus
+check "... naming the engine" grep -q "unknown engine 'bogus'" run.err
+refused --qd 32769
+check "... naming the limit of the field descriptor" grep -q '1\.\.32768' run.err
+refused --time 0
+refused --workers 1025
+check "nothing started: no results.csv, no iobw.tst" test ! -e results.csv -a ! -e data/iobw.tst
+
+"$agent" engines >engines.out 2>engines.err
+status=$?
+check "engines: exit 0 (got $status)" test "$status" -eq 0
+for engine in io_uring linux-aio threadpool sync null; do
+  check "engines lists $engine as working or says why not" \
+    grep -Eq "^$engine +(works|unavailable +[^ ].*)( +no I/O.*)?$" engines.out
+done
+
+# is_json_alone FILE: the whole file is one JSON results document, nothing before or after.
+is_json_alone() {
+  [[ $(head -c 1 "$1") == "{" && $(tail -c 2 "$1" | head -c 1) == "}" ]] &&
+    grep -q '"format": "iomark-results"' "$1" && grep -q '"outcome"' "$1"
+}
+"$agent" run-local --target "$work/data" --size 4M --time 1 --engine null --json - >local.json 2>local.log
+status=$?
+check "run-local --json -: exit 0 (got $status)" test "$status" -eq 0
+check "run-local --json -: standard output is the JSON alone" is_json_alone local.json
+check "... the summary went to standard error" grep -q '^ALL ' local.log
+"$iomark" run --target "$work/data" --size 4M --time 1 --engine null --results "" --json - >run.json 2>run.log
+status=$?
+check "iomark run --json -: exit 0 (got $status)" test "$status" -eq 0
+check "iomark run --json -: standard output is the JSON alone" is_json_alone run.json
+check "... the summary went to standard error" grep -q 'samples:' run.log
+check "... no temporary file left behind" test -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'iomark-json-*' -newer local.json 2>/dev/null)"
+
+if [[ -n $gui ]]; then
+  for flag in --help --version; do
+    env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$gui" "$flag" >"gui$flag.out" 2>"gui$flag.err"
+    status=$?
+    check "iomark-gui $flag without a display: exit 0 (got $status)" test "$status" -eq 0
+    check "... and says nothing about a display" test ! -s "gui$flag.err"
+  done
+  for flag in --tls-cert --tls-key --tls-ca --key-file --insecure; do
+    check "iomark-gui --help lists $flag" grep -q -- "$flag" gui--help.out
+  done
+  check "iomark-gui --version names it" grep -q '^iomark-gui ' gui--version.out
+fi
+
+finish "option table"
