@@ -89,7 +89,10 @@ std::string bash_completion(const CLI::App& app) {
   for (const auto& command : commands) {
     script += "    \"" + command.path + "\") choices=\"" + joined(command.words, " ") + "\" ;;\n";
   }
-  script += "  esac\n  mapfile -t COMPREPLY < <(compgen -W \"$choices\" -- \"$cur\")\n}\n";
+  script += "  esac\n  mapfile -t COMPREPLY < <(compgen -W \"$choices\" -- \"$cur\")\n";
+  // Positionals (PLAN.icf, results files) are paths: offer files beside the subcommand names.
+  script += "  if [[ $cur != -* ]]; then\n    local named=(\"${COMPREPLY[@]}\")\n    COMPREPLY=()\n    _filedir\n"
+            "    COMPREPLY=(\"${named[@]}\" \"${COMPREPLY[@]}\")\n  fi\n}\n";
   script += "complete -F " + function + " " + program + "\n";
   return script;
 }

@@ -52,6 +52,30 @@ check "iomark run --json -: standard output is the JSON alone" is_json_alone run
 check "... the summary went to standard error" grep -q 'samples:' run.log
 check "... no temporary file left behind" test -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'iomark-json-*' -newer local.json 2>/dev/null)"
 
+# The bash completion each program prints offers its flags (bash-completion supplies the
+# helpers it calls; without it only the script's syntax is checked).
+"$iomark" completion >iomark.bash && "$agent" completion >agent.bash
+check "iomark's completion script is valid bash" bash -n iomark.bash
+check "iomark-agent's completion script is valid bash" bash -n agent.bash
+# complete SCRIPT FUNCTION WORDS...: what the completion offers for the last word.
+complete_words() {
+  local script=$1 function=$2
+  shift 2
+  bash -c 'source /usr/share/bash-completion/bash_completion; source "$1"; shift; function=$1; shift
+           COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+           "$function"; printf "%s\n" "${COMPREPLY[@]}"' completion "$script" "$function" "$@"
+}
+if [[ -r /usr/share/bash-completion/bash_completion ]]; then
+  check "iomark run --eng completes to --engine" grep -qx -- --engine <(complete_words iomark.bash _iomark iomark run --eng)
+  check "iomark run --engine i completes to io_uring" \
+    grep -qx io_uring <(complete_words iomark.bash _iomark iomark run --engine i)
+  check "iomark-agent run-local --q completes to --qd" \
+    grep -qx -- --qd <(complete_words agent.bash _iomark_agent iomark-agent run-local --q)
+  check "iomark-agent e completes to engines" grep -qx engines <(complete_words agent.bash _iomark_agent iomark-agent e)
+else
+  echo "skipped: completing words needs /usr/share/bash-completion/bash_completion (bash-completion)"
+fi
+
 if [[ -n $gui ]]; then
   for flag in --help --version; do
     env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$gui" "$flag" >"gui$flag.out" 2>"gui$flag.err"
