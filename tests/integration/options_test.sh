@@ -87,6 +87,13 @@ if [[ -n $gui ]]; then
     check "iomark-gui --help lists $flag" grep -q -- "$flag" gui--help.out
   done
   check "iomark-gui --version names it" grep -q '^iomark-gui ' gui--version.out
+  # Qt's own options stay Qt's; an unknown flag of ours is a usage error, before any window.
+  env -u DISPLAY -u WAYLAND_DISPLAY "$gui" -platform offscreen -style Fusion --version >/dev/null 2>&1
+  status=$?
+  check "iomark-gui -platform offscreen -style Fusion --version: exit 0 (got $status)" test "$status" -eq 0
+  env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$gui" --tls-kee x >/dev/null 2>&1
+  status=$?
+  check "iomark-gui --tls-kee (misspelt): exit 2 (got $status)" test "$status" -eq 2
 fi
 
 finish "option table"
