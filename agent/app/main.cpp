@@ -19,11 +19,16 @@ int main(int argc, char** argv) {
 
   // Daemon mode, with dynamo's habits: -i controller, -m own address, -n manager name.
   iomark::agent_app::ServeOptions serve;
-  app.add_option("-i,--controller", serve.controller, "Controller to log in to: HOST[:PORT]");
-  app.add_option("-p,--port", serve.port, "The controller's port when -i names none (default 1066)");
-  app.add_option("-m,--address", serve.own_address, "This agent's address, as the controller should show it");
-  app.add_option("-n,--name", serve.name, "Manager name (default: host name)");
-  app.add_option("--listen", serve.listen, "Wait for a controller on [ADDR:]PORT instead of dialling one");
+  app.add_option("-i,--controller", serve.controller, "Controller to log in to: HOST[:PORT]")
+      ->type_name("HOST[:PORT]");
+  app.add_option("-p,--port", serve.port, "The controller's port when -i names none")
+      ->type_name("PORT")
+      ->capture_default_str();
+  app.add_option("-m,--address", serve.own_address, "This agent's address, as the controller should show it")
+      ->type_name("ADDRESS");
+  app.add_option("-n,--name", serve.name, "Manager name (default: host name)")->type_name("NAME");
+  app.add_option("--listen", serve.listen, "Wait for a controller on [ADDR:]PORT instead of dialling one")
+      ->type_name("[ADDR:]PORT");
   iomark::run_options::add_connection_flags(app, serve.connection, iomark::run_options::Peer::controller);
   app.add_option("--allow", serve.allow, "A device, file or directory the controller may use (repeatable)")
       ->type_name("PATH");

@@ -157,7 +157,7 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
 
 void add_connection_flags(CLI::App& command, ConnectionFlags& flags, Peer peer) {
   const std::string self = peer == Peer::agents ? "this controller's" : "this agent's";
-  const std::string other = peer == Peer::agents ? "the agents'" : "the controller's";
+  const std::string other = peer == Peer::agents ? "the agents' certificates" : "the controller's certificate";
   const std::string insecure_peer = peer == Peer::agents ? "the agents" : "the controller";
   command.add_option("--key-file", flags.key_file, "Pre-shared key file (or IOMARK_KEY)")
       ->type_name("FILE")
@@ -170,7 +170,7 @@ void add_connection_flags(CLI::App& command, ConnectionFlags& flags, Peer peer) 
   command.add_option("--tls-key", flags.tls_key, "TLS: the private key of --tls-cert (PEM, chmod 600)")
       ->type_name("FILE")
       ->group(group(kConnectionGroup));
-  command.add_option("--tls-ca", flags.tls_ca, "TLS: the CA certificate " + other + " certificates must be signed by")
+  command.add_option("--tls-ca", flags.tls_ca, "TLS: the CA certificate " + other + " must be signed by")
       ->type_name("FILE")
       ->group(group(kConnectionGroup));
 }
