@@ -247,6 +247,13 @@ int run(const RunOptions& options) {
       !connected) {
     return report(connected.error());
   }
+  // An engine a manager lacks would fail every run after its test files were made.
+  for (const auto* link : managers.links()) {
+    if (auto usable = run_options::check_engine_available(options.run.engine, link->inventory().engines, link->name());
+        !usable) {
+      return report(usable.error());
+    }
+  }
   Result<controller::SeriesPlan> series = fail(ErrorCode::internal, "no series");
   if (plan) {
     series = plan_file_series(options, *plan, managers.links(), size->count());

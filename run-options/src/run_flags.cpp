@@ -1,5 +1,6 @@
 #include "iomark/run_options/run_flags.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -203,6 +204,20 @@ Result<std::optional<engine::EngineSpec>> parse_engine_choice(std::string_view t
   auto spec = engine::parse_engine_spec(text);
   if (!spec) return fail(Error(ErrorCode::invalid_argument, spec.error().message()).in_field("--engine"));
   return std::optional<engine::EngineSpec>(*spec);
+}
+
+Result<void> check_engine_available(std::string_view engine_flag, std::span<const std::string> available,
+                                    std::string_view manager_name) {
+  auto choice = parse_engine_choice(engine_flag);
+  if (!choice) return fail(choice.error());
+  if (!*choice) return {};
+  const std::string needed(engine::to_string((*choice)->kind));
+  if (std::find(available.begin(), available.end(), needed) != available.end()) return {};
+  std::string listed;
+  for (const auto& name : available) listed += (listed.empty() ? "" : ", ") + name;
+  return fail(Error(ErrorCode::invalid_argument, "manager '" + std::string(manager_name) + "' cannot run " + needed +
+                                                     " (it has: " + (listed.empty() ? "none" : listed) + ")")
+                  .in_field("--engine"));
 }
 
 }  // namespace iomark::run_options

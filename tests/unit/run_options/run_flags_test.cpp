@@ -162,6 +162,19 @@ TEST(EngineChoice, AutoProbesOthersNameAnEngine) {
   EXPECT_EQ(bogus.error().field(), "--engine");
 }
 
+TEST(EngineAvailable, WhatTheManagersInventoryListsAndAutoAlways) {
+  const std::vector<std::string> without_io_uring{"linux-aio", "threadpool", "sync", "null"};
+  EXPECT_TRUE(check_engine_available("auto", without_io_uring, "host-a"));
+  EXPECT_TRUE(check_engine_available("libaio", without_io_uring, "host-a"));  // the alias of linux-aio
+  EXPECT_TRUE(check_engine_available("fault-eio-every-10", without_io_uring, "host-a"));  // runs on sync
+  const auto refused = check_engine_available("io_uring", without_io_uring, "host-a");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().field(), "--engine");
+  EXPECT_EQ(refused.error().message(), "manager 'host-a' cannot run io_uring (it has: linux-aio, threadpool, sync, null)");
+  EXPECT_FALSE(check_engine_available("fault-eio-every-10", std::vector<std::string>{"io_uring"}, "host-b"));
+  EXPECT_FALSE(check_engine_available("bogus", without_io_uring, "host-a"));
+}
+
 // The agent's config file is read by CLI11 through the same declarations as its flags.
 TEST(ConnectionFlags, ReadFromAConfigFileAsFromTheCommandLine) {
   char path[] = "/tmp/iomark-run-options-XXXXXX";

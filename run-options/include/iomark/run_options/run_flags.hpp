@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,5 +84,12 @@ void add_connection_flags(CLI::App& command, ConnectionFlags& flags, Peer peer);
 // "auto" -> nullopt (probe on the agent), otherwise engine::parse_engine_spec's answer.
 // Errors: invalid_argument, field "--engine", naming the accepted values.
 [[nodiscard]] Result<std::optional<engine::EngineSpec>> parse_engine_choice(std::string_view text);
+
+// Whether a manager whose inventory lists `available` engines (canonical names, as
+// `iomark-agent engines` shows them) can run `engine_flag` ("auto" always can; a
+// fault-injection engine needs sync). Checked once the managers are known, before any test
+// file is made. Errors: invalid_argument, field "--engine", naming the manager and what it has.
+[[nodiscard]] Result<void> check_engine_available(std::string_view engine_flag, std::span<const std::string> available,
+                                                  std::string_view manager_name);
 
 }  // namespace iomark::run_options
