@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <optional>
 #include <set>
 #include <string>
@@ -26,7 +27,8 @@ struct GuiFlags {
   iomark::run_options::ConnectionFlags connection;
 };
 
-// The key and TLS credentials the flags name; problems become notices the window shows.
+// The key the flags name; a problem with it becomes a notice the window shows (the embedded
+// agent needs no key).
 iomark::gui::MainWindowOptions window_options(const GuiFlags& flags) {
   iomark::gui::MainWindowOptions options;
   const auto& connection = flags.connection;
@@ -41,12 +43,6 @@ iomark::gui::MainWindowOptions window_options(const GuiFlags& flags) {
     } else if (!connection.key_file.empty() || key.error().code() != iomark::ErrorCode::not_found) {
       options.notices << QString::fromStdString(key.error().describe());
     }
-  }
-  auto tls = iomark::transport::load_tls(connection.tls_cert, connection.tls_key, connection.tls_ca);
-  if (tls) {
-    options.tls = std::move(*tls);
-  } else {
-    options.notices << QString::fromStdString(tls.error().describe());
   }
   return options;
 }
@@ -101,10 +97,19 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  // TLS asked for and not usable must not become plain TCP: refuse, as iomark run does.
+  auto tls = iomark::transport::load_tls(flags.connection.tls_cert, flags.connection.tls_key, flags.connection.tls_ca);
+  if (!tls) {
+    std::cerr << "iomark-gui: " << tls.error().describe() << '\n';
+    return 3;
+  }
+
   QApplication application(argc, argv);
   QApplication::setApplicationName(QStringLiteral("iomark-gui"));
   QApplication::setApplicationVersion(QStringLiteral(IOMARK_VERSION));
-  iomark::gui::MainWindow window(window_options(flags));
+  auto options = window_options(flags);
+  options.tls = std::move(*tls);
+  iomark::gui::MainWindow window(std::move(options));
   if (!flags.plan.empty()) window.open_plan(QString::fromStdString(flags.plan));
   window.show();
   return QApplication::exec();

@@ -94,6 +94,10 @@ if [[ -n $gui ]]; then
   env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$gui" --tls-kee x >/dev/null 2>&1
   status=$?
   check "iomark-gui --tls-kee (misspelt): exit 2 (got $status)" test "$status" -eq 2
+  env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$gui" --tls-cert "$work/none.crt" >/dev/null 2>gui-tls.err
+  status=$?
+  check "iomark-gui with half the TLS flags: exit 3, no plain-TCP fallback (got $status)" test "$status" -eq 3
+  check "... naming the missing flags" grep -q -- '--tls-key' gui-tls.err
 fi
 
 finish "option table"
