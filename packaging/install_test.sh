@@ -109,10 +109,14 @@ timeout 300 dpkg -i "${debs[@]}" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log
 # --- Files, user, man pages ------------------------------------------------------------------
 mapfile -t package_files < <(dpkg -L "${installed[@]}" | sort -u)
 for path in /usr/bin/iomark /usr/bin/iomark-agent /usr/libexec/iomark/iomark-agent-access "$UNIT" "$CONFIG" \
-  /usr/share/man/man1/iomark.1.gz /usr/share/man/man8/iomark-agent.8.gz; do
+  /usr/share/man/man1/iomark.1.gz /usr/share/man/man8/iomark-agent.8.gz \
+  /usr/share/bash-completion/completions/iomark /usr/share/bash-completion/completions/iomark-agent; do
   [[ -e $path ]] || fail "$path is not installed"
 done
-say "ok: binaries, unit, configuration and man pages in place"
+say "ok: binaries, unit, configuration, man pages and bash completions in place"
+check "the bash completions are what the installed programs print" \
+  bash -c 'cmp -s <(iomark completion) /usr/share/bash-completion/completions/iomark &&
+           cmp -s <(iomark-agent completion) /usr/share/bash-completion/completions/iomark-agent'
 check "$CONFIG is a conffile" bash -c "dpkg-query -W -f='\${Conffiles}' iomark-agent | grep -q '$CONFIG'"
 check "system user and group iomark (no login shell)" \
   bash -c '[[ $(getent passwd iomark | cut -d: -f7) == /usr/sbin/nologin ]] && getent group iomark >/dev/null &&
@@ -141,14 +145,14 @@ check_man() {
 }
 check_man iomark 1 "iomark" "iomark run" "iomark icf convert" "iomark icf show" "iomark specs show" \
   "iomark results show"
-check_man iomark-agent 8 "iomark-agent" "iomark-agent run-local"
+check_man iomark-agent 8 "iomark-agent" "iomark-agent run-local" "iomark-agent engines"
 if [[ " ${installed[*]} " == *" iomark-gui "* ]]; then
   for path in /usr/bin/iomark-gui /usr/share/applications/iomark-gui.desktop \
     /usr/share/icons/hicolor/scalable/apps/iomark.svg /usr/share/man/man1/iomark-gui.1.gz; do
     [[ -e $path ]] || fail "$path is not installed"
   done
   say "ok: iomark-gui, its .desktop file and icon in place"
-  check_man iomark-gui 1
+  check_man iomark-gui 1 "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM iomark-gui"
   if command -v desktop-file-validate >/dev/null; then
     check "the .desktop file is valid" desktop-file-validate /usr/share/applications/iomark-gui.desktop
   fi

@@ -11,11 +11,11 @@
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/agent/run_session.hpp"
 #include "iomark/common/units.hpp"
-#include "iomark/engine/engine_kind.hpp"
 #include "iomark/results/durable_append.hpp"
 #include "iomark/results/results_csv.hpp"
 #include "iomark/results/results_json.hpp"
 #include "iomark/results/summary.hpp"
+#include "iomark/run_options/run_flags.hpp"
 
 namespace iomark::agent_app {
 
@@ -29,27 +29,36 @@ int bad_input(const Error& error) {
   return kExitBadInput;
 }
 
-Result<access_specs::AccessSpec> chosen_spec(const RunLocalOptions& options) {
-  if (options.spec_name.empty() && options.spec_line.empty()) {
-    return fail(Error(ErrorCode::invalid_argument, "name an access spec with --spec NAME or --spec-line LINE"));
-  }
-  return access_specs::spec_from_name_or_line(options.spec_name, options.spec_line);
+Result<access_specs::AccessSpec> chosen_spec(const run_options::RunFlags& flags) {
+  return access_specs::spec_from_name_or_line(
+      flags.spec_name.empty() ? std::string(run_options::kDefaultSpec) : flags.spec_name, flags.spec_line);
 }
 
-Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const access_specs::AccessSpec& spec) {
+// run-local makes one run: a --qd list, which cycles under `iomark run`, is refused here.
+Result<std::uint32_t> single_queue_depth(const run_options::RunFlags& flags) {
+  auto depths = run_options::parse_queue_depths(flags.queue_depths);
+  if (!depths) return fail(depths.error());
+  if (depths->size() != 1) {
+    return fail(Error(ErrorCode::invalid_argument, "run-local makes one run: give one value (iomark run cycles a list)")
+                    .in_field("--qd"));
+  }
+  return depths->front();
+}
+
+Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const access_specs::AccessSpec& spec,
+                                           std::uint32_t queue_depth) {
+  const auto& flags = options.run;
   agent::RunAssignment assignment;
-  if (options.engine != "auto") {
-    auto chosen = engine::parse_engine_spec(options.engine);
-    if (!chosen) return fail(Error(chosen.error()).in_field("--engine"));
-    assignment.engine = *chosen;
-  }
-  const auto size = parse_size(options.test_file_size);
+  auto chosen = run_options::parse_engine_choice(flags.engine);
+  if (!chosen) return fail(chosen.error());
+  if (*chosen) assignment.engine = **chosen;
+  const auto size = parse_size(flags.size);
   if (!size || size->count() == 0) {
-    return fail(Error(ErrorCode::invalid_argument, "not a size: \"" + options.test_file_size + "\"").in_field("--size"));
+    return fail(Error(ErrorCode::invalid_argument, "not a size: \"" + flags.size + "\"").in_field("--size"));
   }
-  assignment.caching = options.buffered ? targets::Caching::direct_or_buffered : targets::Caching::direct;
+  assignment.caching = flags.buffered ? targets::Caching::direct_or_buffered : targets::Caching::direct;
   const auto cpu_count = static_cast<std::uint32_t>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
-  for (std::uint32_t w = 0; w < options.workers; ++w) {
+  for (std::uint32_t w = 0; w < flags.workers; ++w) {
     agent::WorkerAssignment worker;
     worker.name = "Worker " + std::to_string(w + 1);
     if (options.cpus.empty()) {
@@ -63,10 +72,11 @@ Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const
       }
     }
     worker.spec = spec;
-    worker.data_pattern = access_specs::parse_data_pattern(options.data_pattern).value_or(access_specs::DataPattern::repeating_bytes);
-    worker.fixed_seed = options.seed;
-    for (const auto& path : options.targets) {
-      worker.targets.push_back({path, options.queue_depth, 0, 0, size->count(), std::nullopt});
+    worker.data_pattern =
+        access_specs::parse_data_pattern(flags.data_pattern).value_or(access_specs::DataPattern::repeating_bytes);
+    worker.fixed_seed = flags.seed;
+    for (const auto& path : flags.targets) {
+      worker.targets.push_back({path, queue_depth, 0, 0, size->count(), std::nullopt});
     }
     assignment.workers.push_back(std::move(worker));
   }
@@ -114,12 +124,13 @@ std::string milliseconds(Nanoseconds latency) {
   return text;
 }
 
-void print_summary(const results::RunSummary& summary, const results::RunResults& run, double busy_cpu_seconds) {
-  std::printf("%-10s %12s %10s %9s %9s %9s %9s %9s %7s\n", "", "IOPS", "MB/s", "avg ms", "p50 ms", "p99 ms",
+void print_summary(std::FILE* out, const results::RunSummary& summary, const results::RunResults& run,
+                   double busy_cpu_seconds) {
+  std::fprintf(out, "%-10s %12s %10s %9s %9s %9s %9s %9s %7s\n", "", "IOPS", "MB/s", "avg ms", "p50 ms", "p99 ms",
               "p99.9 ms", "max ms", "errors");
-  auto row = [](const std::string& name, const results::Summary& s) {
+  auto row = [out](const std::string& name, const results::Summary& s) {
     const auto& latency = s.counters.latency;
-    std::printf("%-10s %12.1f %10.2f %9.3f %9s %9s %9s %9.3f %7llu\n", name.c_str(), s.rates.iops, s.rates.mb_per_s,
+    std::fprintf(out, "%-10s %12.1f %10.2f %9.3f %9s %9s %9s %9.3f %7llu\n", name.c_str(), s.rates.iops, s.rates.mb_per_s,
                 s.average_response_ms(), milliseconds(latency.percentile(50)).c_str(),
                 milliseconds(latency.percentile(99)).c_str(), milliseconds(latency.percentile(99.9)).c_str(),
                 s.maximum_response_ms(), static_cast<unsigned long long>(s.counters.error_count()));
@@ -129,20 +140,23 @@ void print_summary(const results::RunSummary& summary, const results::RunResults
   row("ALL", summary.all);
   const double cpu = summary.all.cpu ? summary.all.cpu->total_percent : 0.0;
   const auto ios = summary.all.counters.io_count();
-  std::printf("\nCPU %.1f%% (user+system, all CPUs), %.2f CPU-us per I/O (whole system, kernel threads included)\n",
+  std::fprintf(out, "\nCPU %.1f%% (user+system, all CPUs), %.2f CPU-us per I/O (whole system, kernel threads included)\n",
               cpu, ios == 0 ? 0.0 : busy_cpu_seconds * 1e6 / static_cast<double>(ios));
 }
 
 }  // namespace
 
 int run_local(const RunLocalOptions& options) {
-  const auto spec = chosen_spec(options);
+  const auto& flags = options.run;
+  const auto spec = chosen_spec(flags);
   if (!spec) return bad_input(spec.error());
-  const auto assignment = assignment_of(options, *spec);
+  const auto queue_depth = single_queue_depth(flags);
+  if (!queue_depth) return bad_input(queue_depth.error());
+  const auto assignment = assignment_of(options, *spec, *queue_depth);
   if (!assignment) return bad_input(assignment.error());
   // The operator named these targets on our own command line: that is the allow list.
   const auto policy = targets::SafetyPolicy::create(
-      options.targets, options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse);
+      flags.targets, options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse);
   if (!policy) return bad_input(policy.error());
 
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
@@ -156,27 +170,30 @@ int run_local(const RunLocalOptions& options) {
   if (!session) return bad_input(session.error());
 
   results::RunResults run;
-  run.info.description = "iomark-agent run-local";
-  run.info.queue_depth = options.queue_depth;
+  run.info.description = flags.description.empty() ? "iomark-agent run-local" : flags.description;
+  run.info.queue_depth = *queue_depth;
   run.info.specs = {*spec};
   if (auto started = (*session)->start(); !started) {
     std::cerr << "iomark-agent: " << started.error().describe() << '\n';
     return kExitFailure;
   }
-  wait_with_progress(**session, "ramp-up", options.ramp_s, false);
+  wait_with_progress(**session, "ramp-up", flags.ramp_s.value_or(0), false);
   (*session)->record_on();
   run.info.start_time = results::wall_clock_now();
-  wait_with_progress(**session, "run", options.time_s, true);
+  wait_with_progress(**session, "run", flags.time_s.value_or(run_options::kDefaultRunTimeS), true);
   (*session)->record_off();
   run.info.end_time = results::wall_clock_now();
   (*session)->stop();
   run.managers.push_back((*session)->results(local_host_name()));
 
-  for (const auto& note : (*session)->engine_notes()) std::cout << "engine " << note << '\n';
-  std::cout << "spec \"" << spec->name << "\", " << options.workers << " worker(s) x " << options.targets.size()
-            << " target(s), " << options.queue_depth << " outstanding I/Os each\n\n";
+  // With --json - standard output carries the JSON alone; the report moves to stderr.
+  const bool json_to_stdout = flags.results_json == run_options::kStandardOutput;
+  std::FILE* report = json_to_stdout ? stderr : stdout;
+  for (const auto& note : (*session)->engine_notes()) std::fprintf(report, "engine %s\n", note.c_str());
+  std::fprintf(report, "spec \"%s\", %u worker(s) x %zu target(s), %u outstanding I/Os each\n\n", spec->name.c_str(),
+               flags.workers, flags.targets.size(), *queue_depth);
   const auto summary = results::summarize_run(run);
-  print_summary(summary, run, (*session)->busy_cpu_seconds());
+  print_summary(report, summary, run, (*session)->busy_cpu_seconds());
 
   int exit_code = 0;
   if (auto failed = (*session)->failure()) {
@@ -186,17 +203,20 @@ int run_local(const RunLocalOptions& options) {
   results::SeriesInfo series{access_specs::TestType::normal, run.info.description, run.info.start_time,
                              access_specs::RecordResults::all, IOMARK_VERSION};
   const auto outcome = exit_code == 0 ? results::SeriesOutcome::completed : results::SeriesOutcome::aborted;
-  if (!options.results_csv.empty()) {
+  if (!flags.results_csv.empty()) {
     results::ResultsCsvAppender appender;
     const auto text = appender.begin_series(series) + appender.append_run(run, summary) + appender.end_series(outcome);
-    if (auto appended = results::append_durably(options.results_csv, text); !appended) {
+    if (auto appended = results::append_durably(flags.results_csv, text); !appended) {
       std::cerr << "iomark-agent: " << appended.error().describe() << '\n';
       exit_code = kExitFailure;
     }
   }
-  if (!options.results_json.empty()) {
+  if (json_to_stdout) {
+    std::fflush(report);
+    std::cout << results::write_results_json({series, std::nullopt, {run}, outcome}) << std::flush;
+  } else if (!flags.results_json.empty()) {
     const results::SeriesResults all{series, std::nullopt, {run}, outcome};
-    if (auto written = results::replace_durably(options.results_json, results::write_results_json(all)); !written) {
+    if (auto written = results::replace_durably(flags.results_json, results::write_results_json(all)); !written) {
       std::cerr << "iomark-agent: " << written.error().describe() << '\n';
       exit_code = kExitFailure;
     }

@@ -2,30 +2,17 @@
 // measured and used alone (issue 3).
 #pragma once
 
-#include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
+
+#include "iomark/run_options/run_flags.hpp"
 
 namespace iomark::agent_app {
 
 struct RunLocalOptions {
-  std::vector<std::string> targets;
-  std::string spec_name;  // a built-in spec, or empty when spec_line is given
-  std::string spec_line;  // size,%size,%read,%random,delay,burst,align,reply
-  std::uint32_t queue_depth{1};
-  std::uint32_t workers{1};
-  std::uint32_t ramp_s{0};
-  std::uint32_t time_s{10};
-  std::string engine{"auto"};
-  std::optional<std::uint64_t> seed;
-  std::string test_file_size{"1G"};  // size of iobw.tst in a directory target
-  std::string data_pattern{"repeating"};
-  bool buffered{false};
+  run_options::RunFlags run;  // the shared run flags; --qd takes one value here
   bool allow_destructive{false};
   std::vector<std::string> cpus;  // CPUs to pin workers to, in order; empty = one per CPU
-  std::string results_csv;
-  std::string results_json;
 };
 
 // Runs and prints the summary; returns the process exit code (0, 1 failure, 3 bad input).

@@ -71,13 +71,15 @@ int serve(const ServeOptions& options) {
       options.allow, options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse);
   if (!policy) return bad_input(Error(policy.error()).in_field("--allow"));
   std::optional<protocol::AuthKey> key;
-  if (!options.insecure) {
-    auto loaded = transport::load_key(options.key_file.empty() ? std::nullopt
-                                                               : std::optional<std::filesystem::path>(options.key_file));
+  const auto& security = options.connection;
+  if (!security.insecure) {
+    auto loaded = transport::load_key(security.key_file.empty()
+                                          ? std::nullopt
+                                          : std::optional<std::filesystem::path>(security.key_file));
     if (!loaded) return bad_input(loaded.error());
     key = std::move(*loaded);
   }
-  auto tls = transport::load_tls(options.tls_cert, options.tls_key, options.tls_ca);
+  auto tls = transport::load_tls(security.tls_cert, security.tls_key, security.tls_ca);
   if (!tls) return bad_input(tls.error());
   const auto name = options.name.empty() ? local_host_name() : options.name;
   auto config =

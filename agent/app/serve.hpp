@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "iomark/run_options/run_flags.hpp"
+
 namespace iomark::agent_app {
 
 struct ServeOptions {
@@ -14,11 +16,7 @@ struct ServeOptions {
   std::string own_address;  // -m: how the controller may reach or show us
   std::string name;         // -n: manager name (default: host name)
   std::string listen;       // --listen [ADDR:]PORT
-  std::string key_file;
-  bool insecure{false};
-  std::string tls_cert;  // --tls-cert, --tls-key, --tls-ca: all three, or none (plain TCP)
-  std::string tls_key;
-  std::string tls_ca;
+  run_options::ConnectionFlags connection;  // --key-file, --insecure, --tls-*
   std::vector<std::string> allow;
   bool allow_destructive{false};
 };

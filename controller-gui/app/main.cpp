@@ -1,53 +1,116 @@
 // iomark-gui: the Qt front end of the iomark controller. main() only reads the command line
-// and wires the key and the listening address into the main window.
+// and wires the key, TLS and the listening address into the main window.
+#include <CLI/CLI.hpp>
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QStringList>
+#include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "iomark/controller/heap_arenas.hpp"
 #include "iomark/gui/main_window.hpp"
+#include "iomark/run_options/run_flags.hpp"
 #include "iomark/transport/key_file.hpp"
+#include "iomark/transport/tls.hpp"
 
-int main(int argc, char** argv) {
-  iomark::controller::limit_heap_arenas();
-  QApplication application(argc, argv);
-  QApplication::setApplicationName(QStringLiteral("iomark-gui"));
-  QApplication::setApplicationVersion(QStringLiteral(IOMARK_VERSION));
+namespace {
 
-  QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("The iomark controller: IOmeter's workflow, iomark's engine."));
-  parser.addHelpOption();
-  parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("PLAN"), QStringLiteral("An IOmeter .icf plan to open"));
-  const QCommandLineOption listen(QStringLiteral("listen"),
-                                  QStringLiteral("Accept agents logging in on [ADDR:]PORT (default 1066)"),
-                                  QStringLiteral("address"), QStringLiteral("1066"));
-  const QCommandLineOption no_listen(QStringLiteral("no-listen"), QStringLiteral("Do not listen for agents at start"));
-  const QCommandLineOption key_file(QStringLiteral("key-file"),
-                                    QStringLiteral("Pre-shared key file (otherwise IOMARK_KEY)"), QStringLiteral("file"));
-  const QCommandLineOption insecure(QStringLiteral("insecure"),
-                                    QStringLiteral("No authentication (the agents must say so too)"));
-  parser.addOptions({listen, no_listen, key_file, insecure});
-  parser.process(application);
+struct GuiFlags {
+  std::string plan;
+  std::string listen{"1066"};
+  bool no_listen{false};
+  iomark::run_options::ConnectionFlags connection;
+};
 
+// The key the flags name; a problem with it becomes a notice the window shows (the embedded
+// agent needs no key).
+iomark::gui::MainWindowOptions window_options(const GuiFlags& flags) {
   iomark::gui::MainWindowOptions options;
-  options.insecure = parser.isSet(insecure);
-  options.listen = parser.isSet(no_listen) ? QString() : parser.value(listen);
+  const auto& connection = flags.connection;
+  options.insecure = connection.insecure;
+  options.listen = flags.no_listen ? QString() : QString::fromStdString(flags.listen);
   if (!options.insecure) {
-    const auto path = parser.value(key_file);
-    auto key = iomark::transport::load_key(path.isEmpty() ? std::nullopt
-                                                          : std::optional<std::filesystem::path>(path.toStdString()));
+    auto key = iomark::transport::load_key(connection.key_file.empty()
+                                               ? std::nullopt
+                                               : std::optional<std::filesystem::path>(connection.key_file));
     if (key) {
       options.key = std::move(*key);
-    } else if (parser.isSet(key_file) || key.error().code() != iomark::ErrorCode::not_found) {
+    } else if (!connection.key_file.empty() || key.error().code() != iomark::ErrorCode::not_found) {
       options.notices << QString::fromStdString(key.error().describe());
     }
   }
+  return options;
+}
+
+// Qt's generic options (-platform NAME, -style NAME, -reverse, ...) are Qt's to read: they
+// start with one dash and a word, which no flag of ours does. Returns the command line without
+// them and without argv[0], for CLI11; QApplication still gets the whole of argv.
+std::vector<std::string> without_qt_options(int argc, char** argv) {
+  static const std::set<std::string_view> kQtOptionsWithValue{
+      "-platform", "-platformpluginpath", "-platformtheme", "-plugin", "-qmljsdebugger", "-qwindowgeometry",
+      "-qwindowicon", "-qwindowtitle", "-style", "-stylesheet", "-session", "-display", "-geometry", "-title",
+      "-name", "-visual", "-ncols", "-cmap", "-fontengine"};
+  std::vector<std::string> ours;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view argument = argv[i];
+    const bool qt_option = argument.size() > 2 && argument[0] == '-' && argument[1] != '-';
+    if (!qt_option) {
+      ours.emplace_back(argument);
+    } else if (kQtOptionsWithValue.contains(argument)) {
+      ++i;  // its value is Qt's too
+    }
+  }
+  return ours;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  iomark::controller::limit_heap_arenas();
+  // Parsed before QApplication exists, so --help and --version work without a display.
+  CLI::App app{"iomark-gui: the iomark controller, IOmeter's workflow, iomark's engine.", "iomark-gui"};
+  app.set_version_flag("--version", "iomark-gui " IOMARK_VERSION);
+  GuiFlags flags;
+  app.add_option("PLAN", flags.plan, "An IOmeter .icf plan to open")->type_name("PLAN.icf");
+  const auto connection_group = std::string(iomark::run_options::kConnectionGroup);
+  auto* listen = app.add_option("--listen", flags.listen, "Accept agents logging in on [ADDR:]PORT")
+                     ->type_name("[ADDR:]PORT")
+                     ->capture_default_str()
+                     ->group(connection_group);
+  app.add_flag("--no-listen", flags.no_listen, "Do not listen for agents at start")
+      ->excludes(listen)
+      ->group(connection_group);
+  iomark::run_options::add_connection_flags(app, flags.connection, iomark::run_options::Peer::agents);
+  auto ours = without_qt_options(argc, argv);
+  std::reverse(ours.begin(), ours.end());  // CLI11 takes the arguments last first
+  try {
+    app.parse(ours);
+  } catch (const CLI::Success& success) {
+    return app.exit(success);
+  } catch (const CLI::ParseError& error) {
+    app.exit(error);
+    return 2;
+  }
+
+  // TLS asked for and not usable must not become plain TCP: refuse, as iomark run does.
+  auto tls = iomark::transport::load_tls(flags.connection.tls_cert, flags.connection.tls_key, flags.connection.tls_ca);
+  if (!tls) {
+    std::cerr << "iomark-gui: " << tls.error().describe() << '\n';
+    return 3;
+  }
+
+  QApplication application(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("iomark-gui"));
+  QApplication::setApplicationVersion(QStringLiteral(IOMARK_VERSION));
+  auto options = window_options(flags);
+  options.tls = std::move(*tls);
   iomark::gui::MainWindow window(std::move(options));
-  const auto plans = parser.positionalArguments();
-  if (!plans.isEmpty()) window.open_plan(plans.front());
+  if (!flags.plan.empty()) window.open_plan(QString::fromStdString(flags.plan));
   window.show();
   return QApplication::exec();
 }

@@ -40,6 +40,7 @@ namespace {
 controller::RegistryOptions registry_options(const MainWindowOptions& options) {
   controller::RegistryOptions registry;
   registry.key = options.key;
+  registry.tls = options.tls;
   registry.controller_name = QSysInfo::machineHostName().toStdString();
   if (registry.controller_name.empty()) registry.controller_name = "iomark-gui";
   registry.build = "iomark-gui " IOMARK_VERSION;

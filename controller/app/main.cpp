@@ -4,6 +4,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "iomark/controller/heap_arenas.hpp"
+#include "iomark/run_options/bash_completion.hpp"
 
 int main(int argc, char** argv) {
   iomark::controller::limit_heap_arenas();
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   iomark::cli::add_specs_commands(app, exit_code);
   iomark::cli::add_results_commands(app, exit_code);
   iomark::cli::add_run_command(app, exit_code);
+  iomark::run_options::add_completion_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& success) {

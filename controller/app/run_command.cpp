@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <ostream>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "json_destination.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/common/units.hpp"
@@ -17,6 +19,7 @@
 #include "iomark/controller/plan_series.hpp"
 #include "iomark/controller/quick_series.hpp"
 #include "iomark/icf/icf.hpp"
+#include "iomark/run_options/run_flags.hpp"
 #include "iomark/controller/series_runner.hpp"
 #include "iomark/controller/target_map.hpp"
 #include "iomark/controller/text_table.hpp"
@@ -37,31 +40,12 @@ struct RunOptions {
   std::string plan_file;  // PLAN.icf; empty = the quick series from the flags
   std::vector<std::string> manager_map;
   std::vector<std::string> target_map;  // [MANAGER:]OLD=NEW
-  std::vector<std::string> targets;
-  std::string spec_name;
-  std::string spec_line;
-  std::string queue_depths{"1"};
-  std::uint32_t workers{1};
-  std::optional<std::uint32_t> ramp_s;  // default: the plan's, or 0
-  std::optional<std::uint32_t> time_s;  // default: the plan's, or 10
-  std::string engine;
-  std::string size{"1G"};
-  std::string data_pattern{"repeating"};
-  std::optional<std::uint64_t> seed;
-  bool buffered{false};
-  std::string results_csv{"results.csv"};
-  std::string results_json;
-  std::string results_timeseries;
+  run_options::RunFlags run;
   std::string listen;
   std::vector<std::string> managers;
   std::uint32_t wait_managers{0};
   std::uint32_t wait_timeout_s{30};
-  std::string key_file;
-  bool insecure{false};
-  std::string tls_cert;  // --tls-cert, --tls-key, --tls-ca: all three, or none (plain TCP)
-  std::string tls_key;
-  std::string tls_ca;
-  std::string description;
+  run_options::ConnectionFlags connection;
   std::string on_agent_loss{"stop"};
 };
 
@@ -128,7 +112,7 @@ class ConsoleObserver final : public controller::SeriesObserver {
   std::size_t live_lines_{};
 };
 
-void print_summary(const controller::SeriesOutcome& outcome) {
+void print_summary(const controller::SeriesOutcome& outcome, std::ostream& out) {
   TextTable table({{"run", Align::right},
                    {"spec"},
                    {"QD", Align::right},
@@ -148,8 +132,11 @@ void print_summary(const controller::SeriesOutcome& outcome) {
                    format_fixed(all.maximum_response_ms, 3), std::to_string(all.errors),
                    all.cpu_percent ? format_fixed(*all.cpu_percent, 1) : std::string("-")});
   }
-  std::cout << table.render();
+  out << table.render();
 }
+
+// What the wire carries for --engine: empty asks each agent to probe.
+std::string engine_name(const run_options::RunFlags& flags) { return flags.engine == "auto" ? "" : flags.engine; }
 
 // Prints managers as they join, and logins refused (wrong key, version mismatch).
 class ConsoleManagerEvents final : public controller::ManagerEvents {
@@ -222,10 +209,10 @@ Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const
     plan_options.manager_map.push_back(std::move(*pair));
   }
   plan_options.default_test_file_bytes = test_file_bytes;
-  plan_options.run_time_s = options.time_s;
-  plan_options.ramp_up_s = options.ramp_s;
-  plan_options.engine = options.engine;
-  plan_options.buffered = options.buffered;
+  plan_options.run_time_s = options.run.time_s;
+  plan_options.ramp_up_s = options.run.ramp_s;
+  plan_options.engine = engine_name(options.run);
+  plan_options.buffered = options.run.buffered;
   auto planned = controller::plan_series(plan, links, plan_options);
   if (!planned) return fail(Error(planned.error()).at({options.plan_file, 0}));
   for (const auto& note : planned->notes) std::cerr << "note: " << note << '\n';
@@ -233,8 +220,10 @@ Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const
 }
 
 int run(const RunOptions& options) {
-  const auto size = parse_size(options.size);
-  if (!size) return report(Error(ErrorCode::invalid_argument, "not a size: \"" + options.size + "\"").in_field("--size"));
+  const auto size = parse_size(options.run.size);
+  if (!size) {
+    return report(Error(ErrorCode::invalid_argument, "not a size: \"" + options.run.size + "\"").in_field("--size"));
+  }
   std::optional<access_specs::TestPlan> plan;
   if (!options.plan_file.empty()) {
     auto text = read_text_file(options.plan_file);
@@ -247,7 +236,7 @@ int run(const RunOptions& options) {
     plan = std::move(*mapped);
   } else if (!options.target_map.empty()) {
     return report(Error(ErrorCode::invalid_argument, "--map-target renames a plan's targets: name a PLAN.icf"));
-  } else if (options.targets.empty()) {
+  } else if (options.run.targets.empty()) {
     return report(Error(ErrorCode::invalid_argument, "name a plan file or at least one --target"));
   }
 
@@ -256,38 +245,49 @@ int run(const RunOptions& options) {
   registry_options.build = "iomark " IOMARK_VERSION;
   // The embedded agent is this process: neither a key nor TLS stands between us.
   const bool embedded = options.managers.empty() && options.listen.empty();
-  if (!options.insecure && !embedded) {
-    auto loaded = transport::load_key(options.key_file.empty() ? std::nullopt
-                                                               : std::optional<std::filesystem::path>(options.key_file));
+  const auto& connection = options.connection;
+  if (!connection.insecure && !embedded) {
+    auto loaded = transport::load_key(connection.key_file.empty()
+                                          ? std::nullopt
+                                          : std::optional<std::filesystem::path>(connection.key_file));
     if (!loaded) return report(loaded.error());
     registry_options.key = std::move(*loaded);
   }
   if (!embedded) {
-    auto tls = transport::load_tls(options.tls_cert, options.tls_key, options.tls_ca);
+    auto tls = transport::load_tls(connection.tls_cert, connection.tls_key, connection.tls_ca);
     if (!tls) return report(tls.error());
     registry_options.tls = std::move(*tls);
   }
   ConsoleManagerEvents manager_events;
   controller::ManagerRegistry managers(std::move(registry_options), manager_events);
-  if (auto connected = connect_managers(managers, options, plan ? existing_plan_paths(*plan) : options.targets);
+  if (auto connected = connect_managers(managers, options, plan ? existing_plan_paths(*plan) : options.run.targets);
       !connected) {
     return report(connected.error());
+  }
+  // An engine a manager lacks would fail every run after its test files were made.
+  for (const auto* link : managers.links()) {
+    if (auto usable = run_options::check_engine_available(options.run.engine, link->inventory().engines, link->name());
+        !usable) {
+      return report(usable.error());
+    }
   }
   Result<controller::SeriesPlan> series = fail(ErrorCode::internal, "no series");
   if (plan) {
     series = plan_file_series(options, *plan, managers.links(), size->count());
   } else {
     // Database unless asked otherwise: the pattern storage engineers start with.
-    auto spec = access_specs::spec_from_name_or_line(options.spec_name.empty() ? "Database" : options.spec_name,
-                                                     options.spec_line);
+    const auto& flags = options.run;
+    auto spec = access_specs::spec_from_name_or_line(
+        flags.spec_name.empty() ? std::string(run_options::kDefaultSpec) : flags.spec_name, flags.spec_line);
     if (!spec) return report(spec.error());
-    auto depths = controller::parse_queue_depths(options.queue_depths);
+    auto depths = run_options::parse_queue_depths(flags.queue_depths);
     if (!depths) return report(depths.error());
-    controller::QuickSeriesOptions quick{options.targets, *spec, *depths, options.workers, options.ramp_s.value_or(0),
-                                         options.time_s.value_or(10), options.engine, options.buffered, size->count(),
-                                         access_specs::parse_data_pattern(options.data_pattern)
+    controller::QuickSeriesOptions quick{flags.targets, *spec, *depths, flags.workers, flags.ramp_s.value_or(0),
+                                         flags.time_s.value_or(run_options::kDefaultRunTimeS), engine_name(flags),
+                                         flags.buffered, size->count(),
+                                         access_specs::parse_data_pattern(flags.data_pattern)
                                              .value_or(access_specs::DataPattern::repeating_bytes),
-                                         options.seed, options.description.empty() ? "iomark run" : options.description};
+                                         flags.seed, flags.description.empty() ? "iomark run" : flags.description};
     series = controller::quick_series(quick, managers.links());
   }
   if (!series) return report(series.error());
@@ -299,17 +299,23 @@ int run(const RunOptions& options) {
   interrupt_target = &stop;
   std::signal(SIGINT, on_interrupt);
   ConsoleObserver observer;
-  controller::ResultsRecorder recorder(options.results_csv, options.results_json, options.results_timeseries);
+  auto json = JsonDestination::open(options.run.results_json);
+  if (!json) return report(json.error());
+  controller::ResultsRecorder recorder(options.run.results_csv, json->path(), options.run.results_timeseries);
   const auto outcome = controller::run_series(managers.links(), *series, observer, recorder, stop.get_token());
   interrupt_target = nullptr;
   std::signal(SIGINT, SIG_DFL);
 
-  std::cout << '\n';
-  print_summary(outcome);
-  if (!options.results_csv.empty()) std::cout << "results appended to " << options.results_csv << '\n';
-  if (!options.results_json.empty()) std::cout << "JSON results in " << options.results_json << '\n';
-  if (!options.results_timeseries.empty()) std::cout << "time series in " << options.results_timeseries << '\n';
-  std::cout << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
+  // With --json - standard output carries the JSON alone; the report moves to stderr.
+  std::ostream& out = json->to_standard_output() ? std::cerr : std::cout;
+  out << '\n';
+  print_summary(outcome, out);
+  const auto& flags = options.run;
+  if (!flags.results_csv.empty()) out << "results appended to " << flags.results_csv << '\n';
+  if (!flags.results_json.empty() && !json->to_standard_output()) out << "JSON results in " << flags.results_json << '\n';
+  if (!flags.results_timeseries.empty()) out << "time series in " << flags.results_timeseries << '\n';
+  out << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
+  if (auto copied = json->copy_to_standard_output(); !copied) report(copied.error());
   if (outcome.error) {
     std::cerr << "iomark: the series stopped: " << outcome.error->describe() << '\n';
     return static_cast<int>(ExitCode::failure);
@@ -328,47 +334,36 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("run", "Run a test series (embedded agent unless --manager/--listen)");
   command->footer("With PLAN.icf the plan's setup, specs, workers and targets are used; the quick flags\n"
                   "(--target, --spec, --qd, --workers, --data-pattern, --seed) apply without one.");
-  command->add_option("PLAN", options->plan_file, "An IOmeter .icf plan (otherwise the flags below make one)");
-  command->add_option("--map", options->manager_map, "Run the plan's manager OLD on the connected manager NEW");
+  command->add_option("PLAN", options->plan_file, "An IOmeter .icf plan (otherwise the flags below make one)")
+      ->type_name("PLAN.icf");
+  command->add_option("--map", options->manager_map, "Run the plan's manager OLD on the connected manager NEW")
+      ->type_name("OLD=NEW");
   command->add_option("--map-target", options->target_map,
                       "Run the plan's target OLD (another host's name, e.g. 'C: NTFS') as NEW; MANAGER:OLD=NEW for one "
                       "manager only")
       ->type_name("[MANAGER:]OLD=NEW");
-  command->add_option("--target", options->targets, "Device, file or directory (iobw.tst) on every manager");
-  auto* spec = command->add_option("--spec", options->spec_name, "Built-in access spec (default Database)");
-  auto* line = command->add_option("--spec-line", options->spec_line,
-                                   "One spec line: size,%size,%read,%random,delay,burst,align,reply");
-  spec->excludes(line);
-  line->excludes(spec);
-  command->add_option("--qd", options->queue_depths, "Outstanding I/Os per target; a list cycles: 1,2,4,8");
-  command->add_option("--workers", options->workers, "Workers per manager")->check(CLI::Range(1, 1024));
-  command->add_option("--ramp", options->ramp_s, "Ramp-up seconds per run");
-  command->add_option("--time", options->time_s, "Recorded seconds per run")->check(CLI::Range(1, 31'536'000));
-  command->add_option("--engine", options->engine, "io_uring, libaio, threadpool, sync or null (default: probe)");
-  command->add_option("--size", options->size,
-                      "Size of iobw.tst made in a directory target (plans: where Maximum Disk Size is 0)");
-  command->add_option("--data-pattern", options->data_pattern, "repeating, pseudo-random or full-random")
-      ->check(CLI::IsMember({"repeating", "pseudo-random", "full-random"}));
-  command->add_option("--seed", options->seed, "Fixed seed: the same offsets every run");
-  command->add_flag("--buffered-io", options->buffered, "Use the page cache where O_DIRECT is refused");
-  command->add_option("--results", options->results_csv, "IOmeter results.csv to append to (\"\" for none)");
-  command->add_option("--json", options->results_json, "Write iomark JSON results here");
-  command->add_option("--timeseries", options->results_timeseries,
-                      "Append IOmeter's time-series side file here (one row per worker and update)");
-  command->add_option("--description", options->description, "Test description recorded in the results");
+  run_options::add_run_flags(*command, options->run, run_options::FrontEnd::controller_run);
   command->add_option("--on-agent-loss", options->on_agent_loss,
-                      "When an agent is lost mid-series: stop (default), or continue without it")
-      ->check(CLI::IsMember({"stop", "continue"}));
-  command->add_option("--listen", options->listen, "Wait for agents logging in on [ADDR:]PORT (dynamo: 1066)");
-  command->add_option("--manager", options->managers, "Dial a listening agent at HOST:PORT (repeatable)");
-  command->add_option("--wait-managers", options->wait_managers, "With --listen: agents to wait for (default 1)");
-  command->add_option("--wait-timeout", options->wait_timeout_s, "With --listen: seconds to wait for them");
-  command->add_option("--key-file", options->key_file, "Pre-shared key file (or IOMARK_KEY)");
-  command->add_flag("--insecure", options->insecure, "No authentication (the agents must say so too)");
-  command->add_option("--tls-cert", options->tls_cert,
-                      "TLS with the agents: this controller's certificate (PEM; with --tls-key and --tls-ca)");
-  command->add_option("--tls-key", options->tls_key, "TLS: the private key of --tls-cert (PEM, chmod 600)");
-  command->add_option("--tls-ca", options->tls_ca, "TLS: the CA certificate the agents' certificates must be signed by");
+                      "When an agent is lost mid-series: stop, or continue without it")
+      ->type_name("POLICY")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"stop", "continue"}))
+      ->group(std::string(run_options::kTimingGroup));
+  const auto connection_group = std::string(run_options::kConnectionGroup);
+  command->add_option("--listen", options->listen, "Wait for agents logging in on [ADDR:]PORT (dynamo: 1066)")
+      ->type_name("[ADDR:]PORT")
+      ->group(connection_group);
+  command->add_option("--manager", options->managers, "Dial a listening agent at HOST:PORT (repeatable)")
+      ->type_name("HOST:PORT")
+      ->group(connection_group);
+  command->add_option("--wait-managers", options->wait_managers, "With --listen: agents to wait for (default 1)")
+      ->type_name("N")
+      ->group(connection_group);
+  command->add_option("--wait-timeout", options->wait_timeout_s, "With --listen: seconds to wait for them")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->group(connection_group);
+  run_options::add_connection_flags(*command, options->connection, run_options::Peer::agents);
   command->callback([&exit_code, options] { exit_code = run(*options); });
 }
 

@@ -1,37 +1,8 @@
 #include "iomark/controller/quick_series.hpp"
 
-#include <charconv>
-
 #include "iomark/common/seed.hpp"
 
 namespace iomark::controller {
-
-namespace {
-
-constexpr std::uint32_t kMaxQueueDepth = 65536;
-
-}  // namespace
-
-Result<std::vector<std::uint32_t>> parse_queue_depths(std::string_view text) {
-  std::vector<std::uint32_t> depths;
-  while (!text.empty()) {
-    const auto comma = text.find(',');
-    const auto item = text.substr(0, comma);
-    std::uint32_t value = 0;
-    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (error != std::errc() || end != item.data() + item.size() || value == 0 || value > kMaxQueueDepth) {
-      return fail(Error(ErrorCode::invalid_argument, "\"" + std::string(item) +
-                                                         "\" is not an outstanding-I/O count (1.." +
-                                                         std::to_string(kMaxQueueDepth) + ")")
-                      .in_field("--qd"));
-    }
-    depths.push_back(value);
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
-  }
-  if (depths.empty()) return fail(Error(ErrorCode::invalid_argument, "no outstanding-I/O count").in_field("--qd"));
-  return depths;
-}
 
 Result<SeriesPlan> quick_series(const QuickSeriesOptions& options, const std::vector<ManagerLink*>& links) {
   if (options.targets.empty()) return fail(Error(ErrorCode::invalid_argument, "no target").in_field("--target"));

@@ -69,6 +69,8 @@ forbid(iomark_controller_core "^iomark_(agent_core|engine|targets|workload)"
        "the controller core drives agents only through the protocol")
 forbid(iomark-agent "^(Qt6?::|iomark_controller|iomark_gui)" "load-generator hosts are headless")
 forbid(iomark_agent_core "^iomark_controller" "the agent never depends on the controller")
+forbid(iomark_run_options "^iomark_(agent_core|workload|targets|transport|protocol|controller|gui)"
+       "the option table is declarations: both front ends and the agent use it, it uses neither")
 
 # No Qt below the GUI: only the iomark_gui* libraries and iomark-gui may reach Qt.
 get_cmake_property(variables VARIABLES)

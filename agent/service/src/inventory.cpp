@@ -79,47 +79,6 @@ std::uint64_t saturating_multiply(std::uint64_t a, std::uint64_t b) noexcept {
   return a * b;
 }
 
-// mountinfo escapes space, tab, newline and backslash as a backslash and three octal digits.
-std::string unescape_octal(std::string_view field) {
-  std::string out;
-  out.reserve(field.size());
-  for (std::size_t i = 0; i < field.size(); ++i) {
-    const auto is_octal = [&](std::size_t k) { return field[k] >= '0' && field[k] <= '7'; };
-    if (field[i] == '\\' && i + 3 < field.size() && field[i + 1] <= '3' && is_octal(i + 1) && is_octal(i + 2) &&
-        is_octal(i + 3)) {
-      const int value = (field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8 + (field[i + 3] - '0');
-      out.push_back(static_cast<char>(value));
-      i += 3;
-    } else {
-      out.push_back(field[i]);
-    }
-  }
-  return out;
-}
-
-std::vector<std::string_view> split_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t position = 0;
-  while (position < line.size()) {
-    const auto start = line.find_first_not_of(' ', position);
-    if (start == std::string_view::npos) break;
-    const auto end = std::min(line.find(' ', start), line.size());
-    fields.push_back(line.substr(start, end - start));
-    position = end;
-  }
-  return fields;
-}
-
-bool has_option(std::string_view options, std::string_view option) noexcept {
-  while (!options.empty()) {
-    const auto comma = options.find(',');
-    if (options.substr(0, comma) == option) return true;
-    if (comma == std::string_view::npos) break;
-    options.remove_prefix(comma + 1);
-  }
-  return false;
-}
-
 std::size_t estimated_bytes(const protocol::BlockDevice& device) noexcept {
   return kItemOverheadBytes + device.path.size() + device.model.size();
 }
@@ -252,28 +211,6 @@ void apply_usage(const targets::BlockDeviceUsage& usage, protocol::BlockDevice& 
   device.has_signature = usage.signature.has_value() || !usage.probe_problem.empty();
 }
 
-std::vector<MountEntry> parse_mountinfo(std::string_view text) {
-  std::vector<MountEntry> entries;
-  while (!text.empty()) {
-    const auto newline = text.find('\n');
-    const std::string_view line = text.substr(0, newline);
-    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
-
-    // id parent major:minor root mount-point mount-options [optional...] - type source super-options
-    const auto fields = split_fields(line);
-    const auto separator = std::find(fields.begin(), fields.end(), "-");
-    if (separator == fields.end() || separator - fields.begin() < 6 || fields.end() - separator < 3) continue;
-    MountEntry entry;
-    entry.mount_point = unescape_octal(fields[4]);
-    entry.type = unescape_octal(separator[1]);
-    entry.source = unescape_octal(separator[2]);
-    const bool super_read_only = fields.end() - separator >= 4 && has_option(separator[3], "ro");
-    entry.read_only = has_option(fields[5], "ro") || super_read_only;
-    entries.push_back(std::move(entry));
-  }
-  return entries;
-}
-
 bool is_pseudo_file_system(std::string_view type) noexcept {
   static constexpr auto kPseudo = std::to_array<std::string_view>(
       {"autofs",   "binfmt_misc", "bpf",        "cgroup",    "cgroup2", "configfs", "debugfs", "devpts", "devtmpfs",
@@ -299,15 +236,15 @@ std::optional<FileSystemStats> stat_file_system(const std::string& mount_point) 
   return stats;
 }
 
-std::vector<protocol::FileSystem> file_systems_from_mountinfo(std::string_view mountinfo, const StatFileSystem& stat) {
-  const auto entries = parse_mountinfo(mountinfo);
+std::vector<protocol::FileSystem> file_systems_from_mounts(const std::vector<targets::MountEntry>& entries,
+                                                          const StatFileSystem& stat) {
   // A later mount on the same point hides the earlier ones; only the last is reachable.
   std::unordered_map<std::string_view, std::size_t> last_mount;
   for (std::size_t i = 0; i < entries.size(); ++i) last_mount[entries[i].mount_point] = i;
 
   std::vector<protocol::FileSystem> file_systems;
   for (std::size_t i = 0; i < entries.size() && file_systems.size() < protocol::kMaxFileSystems; ++i) {
-    const MountEntry& entry = entries[i];
+    const targets::MountEntry& entry = entries[i];
     if (last_mount[entry.mount_point] != i || entry.read_only || is_pseudo_file_system(entry.type)) continue;
     const auto stats = stat(entry.mount_point);
     if (!stats || stats->read_only || stats->total_bytes == 0) continue;
@@ -386,8 +323,8 @@ protocol::Inventory collect_inventory(const targets::SafetyPolicy& policy,
     apply_usage(*usage, device);
     inventory.block_devices.push_back(std::move(device));
   }
-  if (const auto mountinfo = read_text_file("/proc/self/mountinfo")) {
-    inventory.file_systems = file_systems_from_mountinfo(*mountinfo, stat_file_system);
+  if (const auto mounts = targets::read_mount_table()) {
+    inventory.file_systems = file_systems_from_mounts(*mounts, stat_file_system);
   }
   inventory.allowed_paths = policy.allowed_paths();
   inventory.engines = engine_names(probes);

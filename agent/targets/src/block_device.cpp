@@ -9,8 +9,8 @@
 #include <cerrno>
 #include <charconv>
 #include <filesystem>
-#include <sstream>
 
+#include "iomark/targets/mount_table.hpp"
 #include "posix.hpp"
 
 namespace iomark::targets {
@@ -80,41 +80,24 @@ const Related* find_by_node(const std::vector<Related>& related, const std::stri
   return find(related, st.st_rdev);
 }
 
-std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::istringstream in(line);
-  for (std::string field; in >> field;) fields.push_back(std::move(field));
-  return fields;
-}
-
+// The mounts of `related` devices, found by the mount's device number or its source node.
 void scan_mounts(const std::vector<Related>& related, std::vector<MountUse>& mounts) {
-  const auto mountinfo = detail::read_text_file("/proc/self/mountinfo");
-  if (!mountinfo) return;
-  std::istringstream lines(*mountinfo);
-  for (std::string line; std::getline(lines, line);) {
-    // id parent major:minor root mount-point options [optional...] - fstype source super-options
-    const auto fields = split_fields(line);
-    const auto separator = std::find(fields.begin(), fields.end(), "-");
-    if (fields.size() < 5 || separator == fields.end()) continue;
-    const Related* used = nullptr;
-    if (const auto dev = parse_major_minor(fields[2])) used = find(related, *dev);
-    if (used == nullptr && separator + 2 < fields.end()) used = find_by_node(related, detail::unescape_octal(separator[2]));
+  const auto table = read_mount_table();
+  if (!table) return;
+  for (const auto& entry : *table) {
+    const Related* used = find(related, entry.device);
+    if (used == nullptr) used = find_by_node(related, entry.source);
     if (used == nullptr) continue;
-    MountUse mount{used->name, detail::unescape_octal(fields[4])};
+    MountUse mount{used->name, entry.mount_point};
     if (std::find(mounts.begin(), mounts.end(), mount) == mounts.end()) mounts.push_back(std::move(mount));
   }
 }
 
 void scan_swaps(const std::vector<Related>& related, std::vector<std::string>& swaps) {
-  const auto table = detail::read_text_file("/proc/swaps");
-  if (!table) return;
-  std::istringstream lines(*table);
-  std::string line;
-  std::getline(lines, line);  // header
-  while (std::getline(lines, line)) {
-    const auto fields = split_fields(line);
-    if (fields.empty()) continue;
-    if (const Related* used = find_by_node(related, detail::unescape_octal(fields[0]))) swaps.push_back(used->name);
+  const auto sources = read_swap_sources();
+  if (!sources) return;
+  for (const auto& source : *sources) {
+    if (const Related* used = find_by_node(related, source)) swaps.push_back(used->name);
   }
 }
 

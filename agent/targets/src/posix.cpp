@@ -25,21 +25,6 @@ std::optional<std::string> read_text_file(const std::string& path) {
   return content.str();
 }
 
-std::string unescape_octal(std::string_view field) {
-  const auto is_octal = [&](std::size_t k) { return field[k] >= '0' && field[k] <= '7'; };
-  std::string out;
-  out.reserve(field.size());
-  for (std::size_t i = 0; i < field.size(); ++i) {
-    if (field[i] == '\\' && i + 3 < field.size() && is_octal(i + 1) && is_octal(i + 2) && is_octal(i + 3)) {
-      out.push_back(static_cast<char>((field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8 + (field[i + 3] - '0')));
-      i += 3;
-    } else {
-      out.push_back(field[i]);
-    }
-  }
-  return out;
-}
-
 std::string with_article(const std::string& word) {
   const bool vowel = !word.empty() && std::strchr("aeiouAEIOU", word.front()) != nullptr;
   return (vowel ? "an " : "a ") + word;

@@ -5,7 +5,6 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 
 #include "iomark/common/result.hpp"
@@ -47,10 +46,6 @@ class UniqueFd {
 
 // The whole content of a small file (sysfs, /proc), or nullopt when it cannot be read.
 [[nodiscard]] std::optional<std::string> read_text_file(const std::string& path);
-
-// Undoes the octal escapes (\040 for a space, \011, \012, \134) of /proc/self/mountinfo
-// and /proc/swaps fields.
-[[nodiscard]] std::string unescape_octal(std::string_view field);
 
 // "an ext4" / "a gpt": the article English wants before `word`.
 [[nodiscard]] std::string with_article(const std::string& word);

@@ -109,19 +109,6 @@ constexpr std::string_view kMountinfo =
     "45 22 8:32 / /broken rw shared:5 ext4 /dev/sdc rw\n"
     "46 22 8:33 / /mnt/super\\040ro rw,relatime - ext4 /dev/sdc1 ro,errors=continue";
 
-TEST(ParseMountinfo, UnescapesFieldsAndSkipsMalformedLines) {
-  const auto entries = parse_mountinfo(kMountinfo);
-  ASSERT_EQ(entries.size(), 13U);
-  EXPECT_EQ(entries[0], (MountEntry{"/", "/dev/sda1", "ext4", false}));
-  // Two optional fields before the separator.
-  EXPECT_EQ(entries[7], (MountEntry{"/mnt/my data", "/dev/sdb1", "xfs", false}));
-  EXPECT_EQ(entries[8], (MountEntry{"/snap/core/1", "/dev/loop0", "squashfs", true}));
-  // No optional field at all; backslash, tab and space escapes.
-  EXPECT_EQ(entries[10], (MountEntry{"/media/back\\slash\ttab", "user@host:/a b", "fuse.sshfs", false}));
-  // Read-only through the super block's options only.
-  EXPECT_EQ(entries[12], (MountEntry{"/mnt/super ro", "/dev/sdc1", "ext4", true}));
-}
-
 TEST(IsPseudoFileSystem, KnowsKernelPseudoFileSystemsOnly) {
   for (const char* type : {"proc",    "sysfs",  "devpts",      "devtmpfs",   "cgroup", "cgroup2",   "securityfs",
                            "pstore",  "bpf",    "tracefs",     "debugfs",    "mqueue", "hugetlbfs", "configfs",
@@ -148,14 +135,14 @@ struct FakeStat {
   }
 };
 
-TEST(FileSystemsFromMountinfo, KeepsUsableFileSystemsInMountOrder) {
+TEST(FileSystemsFromMounts, KeepsUsableFileSystemsInMountOrder) {
   FakeStat fake;
   fake.table["/"] = {100 << 20, 40 << 20, 4096, false, 0};
   fake.table["/mnt/my data"] = {1ULL << 40, 2ULL << 40, 3 * 4096, false, 12345};  // free > total: clamped
   fake.table["/run/user/1000"] = {800 << 20, 800 << 20, 4096, true, 0};           // read-only after all
   fake.table["/media/back\\slash\ttab"] = {1 << 30, 1 << 29, 4 << 20, false, 0};
   fake.table["/home/u/.cache/doc"] = {0, 0, 4096, false, 0};  // no blocks: virtual
-  const auto file_systems = file_systems_from_mountinfo(kMountinfo, fake.function());
+  const auto file_systems = file_systems_from_mounts(targets::parse_mount_table(kMountinfo), fake.function());
 
   // Pseudo and read-only mounts are never statted (a stat can hang on a dead network mount).
   EXPECT_EQ(fake.asked, (std::vector<std::string>{"/", "/mnt/my data", "/run/user/1000", "/media/back\\slash\ttab",
@@ -169,22 +156,22 @@ TEST(FileSystemsFromMountinfo, KeepsUsableFileSystemsInMountOrder) {
   EXPECT_EQ(file_systems[2].block_bytes, protocol::kMaxSectorBytes);  // 4 MiB is above the protocol's maximum
 }
 
-TEST(FileSystemsFromMountinfo, CountsAMountPointOnceAtItsVisibleMount) {
+TEST(FileSystemsFromMounts, CountsAMountPointOnceAtItsVisibleMount) {
   FakeStat fake;
   fake.table["/data"] = {1 << 20, 1 << 20, 4096, false, 0};
   fake.table["/scratch"] = {1 << 20, 1 << 20, 4096, false, 0};
-  const auto file_systems = file_systems_from_mountinfo(
+  const auto file_systems = file_systems_from_mounts(targets::parse_mount_table(
       "30 1 8:1 / /data rw - ext4 /dev/sda1 rw\n"
       "31 1 8:2 / /scratch rw - ext4 /dev/sda2 rw\n"
       "32 1 0:50 / /data rw - tmpfs tmpfs rw\n"
-      "33 1 0:51 / /scratch rw - proc proc rw\n",
+      "33 1 0:51 / /scratch rw - proc proc rw\n"),
       fake.function());
   ASSERT_EQ(file_systems.size(), 1U);
   EXPECT_EQ(file_systems[0].type, "tmpfs");  // the ext4 under it is hidden
   EXPECT_EQ(fake.asked, std::vector<std::string>{"/data"});
 }
 
-TEST(FileSystemsFromMountinfo, StopsAtTheProtocolLimit) {
+TEST(FileSystemsFromMounts, StopsAtTheProtocolLimit) {
   constexpr std::size_t kMounts = 10'000;
   std::string mountinfo;
   FakeStat fake;
@@ -194,7 +181,7 @@ TEST(FileSystemsFromMountinfo, StopsAtTheProtocolLimit) {
                  " rw,relatime shared:1 - tmpfs tmpfs rw\n";
     fake.table[mount_point] = {1 << 20, 1 << 19, 4096, false, 0};
   }
-  const auto file_systems = file_systems_from_mountinfo(mountinfo, fake.function());
+  const auto file_systems = file_systems_from_mounts(targets::parse_mount_table(mountinfo), fake.function());
   ASSERT_EQ(file_systems.size(), protocol::kMaxFileSystems);
   EXPECT_EQ(fake.asked.size(), protocol::kMaxFileSystems);
   EXPECT_EQ(file_systems.front().mount_point, "/mnt/m0");
@@ -413,12 +400,11 @@ TEST(FitToLimits, KeepsTheMessageWithinOneFrame) {
 
 // ---- This machine ---------------------------------------------------------------------
 
-// Mount points that hold an iobw.tst, from mountinfo: what collect_inventory() must not change.
+// Mount points that hold an iobw.tst, from the mount table: what collect_inventory() must not change.
 std::set<std::string> mount_points_with_test_file() {
-  std::ifstream in("/proc/self/mountinfo");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto table = targets::read_mount_table().value();
   std::set<std::string> found;
-  for (const auto& entry : parse_mountinfo(text)) {
+  for (const auto& entry : table) {
     struct stat st {};
     if (::stat((entry.mount_point + "/iobw.tst").c_str(), &st) == 0) found.insert(entry.mount_point);
   }

@@ -10,11 +10,13 @@
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
 
 #include "iomark/gui/run_models.hpp"
 #include "iomark/gui/topology_model.hpp"
 #include "iomark/protocol/auth.hpp"
+#include "iomark/transport/tls.hpp"
 
 class QAction;
 class QDockWidget;
@@ -36,6 +38,8 @@ struct MainWindowOptions {
   // The pre-shared key agents must prove; nullopt with `insecure` runs without one.
   std::optional<protocol::AuthKey> key;
   bool insecure{false};
+  // Mutual TLS with the agents (--tls-cert/--tls-key/--tls-ca); null for plain TCP.
+  std::shared_ptr<const transport::TlsCredentials> tls;
   // Where agents log in ("[ADDR:]PORT"); empty: not listening until asked.
   QString listen;
   // Problems found before the window existed (a key file that cannot be used), logged first.

@@ -33,7 +33,4 @@ struct QuickSeriesOptions {
 [[nodiscard]] Result<SeriesPlan> quick_series(const QuickSeriesOptions& options,
                                               const std::vector<ManagerLink*>& links);
 
-// Parses "1,2,4,8" (also "1-8" is not accepted: list each value). Values 1..65536.
-[[nodiscard]] Result<std::vector<std::uint32_t>> parse_queue_depths(std::string_view text);
-
 }  // namespace iomark::controller

@@ -30,6 +30,7 @@
 #include "iomark/protocol/frame.hpp"
 #include "iomark/protocol/messages.hpp"
 #include "iomark/targets/block_device.hpp"
+#include "iomark/targets/mount_table.hpp"
 #include "iomark/targets/safety_policy.hpp"
 
 namespace iomark::agent {
@@ -41,7 +42,7 @@ namespace iomark::agent {
 // - block_devices: read_sysfs_block_devices("/sys/block") whose /dev node
 //   inspect_block_device() can inspect (a device without a node here, as in many
 //   containers, cannot be a target and is left out), with apply_usage();
-// - file_systems: file_systems_from_mountinfo(/proc/self/mountinfo, stat_file_system);
+// - file_systems: file_systems_from_mounts(targets::read_mount_table(), stat_file_system);
 // - allowed_paths: policy.allowed_paths(); engines: engine_names(probes).
 // `probes` is normally engine::probe_engines(), passed in so the caller probes once.
 // Never fails: a source that cannot be read contributes nothing. Cold path: inspects every
@@ -105,20 +106,6 @@ inline constexpr std::size_t kInventoryBudgetBytes = protocol::kMaxFrameBytes - 
 //   the device, conflicting signatures): when in doubt, writing may destroy data.
 void apply_usage(const targets::BlockDeviceUsage& usage, protocol::BlockDevice& device);
 
-// One line of /proc/self/mountinfo, with the octal escapes (\040 for a space, \011, \012,
-// \134) undone.
-struct MountEntry {
-  std::string mount_point;
-  std::string source;
-  std::string type;       // "ext4", "fuse.sshfs"
-  bool read_only{false};  // "ro" in the mount's or the super block's options
-  friend bool operator==(const MountEntry&, const MountEntry&) = default;
-};
-
-// Every well-formed line of mountinfo text, in order (mount order: parents first). Lines
-// without the " - " separator or with too few fields are skipped.
-[[nodiscard]] std::vector<MountEntry> parse_mountinfo(std::string_view text);
-
 // Whether a file system type is a kernel pseudo file system that cannot hold test files:
 // autofs, binfmt_misc, bpf, cgroup, cgroup2, configfs, debugfs, devpts, devtmpfs, efivarfs,
 // fusectl, hugetlbfs, mqueue, nfsd, nsfs, proc, pstore, ramfs, rootfs, rpc_pipefs,
@@ -141,14 +128,14 @@ using StatFileSystem = std::function<std::optional<FileSystemStats>(const std::s
 // statvfs(mount_point) and stat(mount_point + "/iobw.tst").
 [[nodiscard]] std::optional<FileSystemStats> stat_file_system(const std::string& mount_point);
 
-// The file systems of mountinfo text that may hold test files, in mount order: pseudo file
+// The file systems of a mount table that may hold test files, in mount order: pseudo file
 // systems and read-only mounts are skipped without calling `stat`; then those that `stat`
 // cannot look at, that are read-only or that have no blocks (total_bytes 0) are skipped.
 // A mount point mounted more than once counts once, at its last (visible) mount. At most
 // protocol::kMaxFileSystems are returned; `stat` is not called for the rest. block_bytes is
 // usable_block_bytes(stats.block_bytes).
-[[nodiscard]] std::vector<protocol::FileSystem> file_systems_from_mountinfo(std::string_view mountinfo,
-                                                                            const StatFileSystem& stat);
+[[nodiscard]] std::vector<protocol::FileSystem> file_systems_from_mounts(
+    const std::vector<targets::MountEntry>& mounts, const StatFileSystem& stat);
 
 // A block size the protocol accepts: the largest power of two that divides `block_bytes`,
 // at most protocol::kMaxSectorBytes; 4096 when `block_bytes` is 0.

@@ -29,8 +29,8 @@ struct Signature {
 struct BlockDeviceUsage {
   std::string path;  // canonical device node, e.g. "/dev/loop3"
   std::string name;  // kernel name, e.g. "loop3"
-  std::vector<MountUse> mounts;       // from /proc/self/mountinfo, by device number or source
-  std::vector<std::string> swaps;     // the device or a partition/holder listed in /proc/swaps
+  std::vector<MountUse> mounts;       // from read_mount_table(), by device number or source
+  std::vector<std::string> swaps;     // the device or a partition/holder among read_swap_sources()
   std::vector<std::string> partitions;
   std::vector<std::string> holders;   // /sys/class/block/<name>/holders, of the device and its partitions
   std::optional<Signature> signature;
@@ -45,7 +45,7 @@ struct BlockDeviceUsage {
   [[nodiscard]] std::vector<std::string> reasons() const;
 };
 
-// Inspects a block device node through sysfs, /proc/self/mountinfo, /proc/swaps, libblkid and
+// Inspects a block device node through sysfs, the mount and swap tables (mount_table.hpp), libblkid and
 // an O_EXCL open (closed again at once). Reads only; never writes to the device.
 // Errors: not_found (no such path), invalid_argument (not a block device), io_error.
 [[nodiscard]] Result<BlockDeviceUsage> inspect_block_device(const std::string& device_path);

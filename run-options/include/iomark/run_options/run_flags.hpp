@@ -1,0 +1,95 @@
+// The one declaration of the run flags (what to run, for how long, where results go) and of
+// the connection flags (key, TLS), shared by `iomark run`, `iomark-agent run-local`,
+// `iomark-agent` (its command line and its config file, which CLI11 reads with the same
+// options) and the GUI's command line. Limits come from access-specs' field descriptors, so
+// every front end accepts the same values and refuses the others with the same message.
+//
+// Declaring adds CLI11 options bound to the caller's struct, which must outlive parsing.
+// Everything here is cold-path and single-threaded.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "iomark/common/result.hpp"
+#include "iomark/engine/engines.hpp"
+
+namespace iomark::run_options {
+
+// Which front end declares the run flags: each takes the whole table minus what it cannot do.
+enum class FrontEnd : std::uint8_t {
+  controller_run,   // `iomark run`: a series (QD lists cycle), optional plan file, time series
+  agent_run_local,  // `iomark-agent run-local`: one run on this host, --target required
+};
+
+// The help groups, in the order --help shows them.
+inline constexpr std::string_view kWorkloadGroup = "Workload";
+inline constexpr std::string_view kTimingGroup = "Timing and engine";
+inline constexpr std::string_view kResultsGroup = "Results";
+inline constexpr std::string_view kConnectionGroup = "Connection and security";
+
+// The value `--json` (and the other result paths) takes to mean standard output.
+inline constexpr std::string_view kStandardOutput = "-";
+
+struct RunFlags {
+  std::vector<std::string> targets;
+  std::string spec_name;  // empty: "Database", unless spec_line is given
+  std::string spec_line;  // size,%size,%read,%random,delay,burst,align,reply
+  std::string queue_depths{"1"};  // "1,2,4,8": checked by parse_queue_depths
+  std::uint32_t workers{1};
+  std::optional<std::uint32_t> ramp_s;  // unset: the plan's, or 0
+  std::optional<std::uint32_t> time_s;  // unset: the plan's, or 10
+  std::string engine{"auto"};           // "auto" or what engine::parse_engine_spec reads
+  std::string size{"1G"};               // iobw.tst made in a directory target
+  std::string data_pattern{"repeating"};
+  std::optional<std::uint64_t> seed;
+  bool buffered{false};
+  std::string results_csv;  // controller_run: "results.csv" unless given ("" for none)
+  std::string results_json;  // "-": standard output
+  std::string results_timeseries;  // controller_run only
+  std::string description;
+};
+
+inline constexpr std::uint32_t kDefaultRunTimeS = 10;
+inline constexpr std::string_view kDefaultSpec = "Database";
+
+// Adds the run flags of `front_end` to `command`, bound to `flags`, in the groups above,
+// with value names, defaults and the limits of the field descriptors. Values out of range
+// make CLI11 refuse the command line before anything starts (usage error).
+void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end);
+
+// Whose certificate the CA of --tls-ca must have signed: the other end of the connection.
+enum class Peer : std::uint8_t { agents, controller };
+
+struct ConnectionFlags {
+  std::string key_file;  // empty: IOMARK_KEY, then the default key file
+  bool insecure{false};
+  std::string tls_cert;  // --tls-cert, --tls-key, --tls-ca: all three, or none (plain TCP)
+  std::string tls_key;
+  std::string tls_ca;
+};
+
+// Adds --key-file, --insecure and the three TLS flags to `command`, bound to `flags`.
+void add_connection_flags(CLI::App& command, ConnectionFlags& flags, Peer peer);
+
+// "1,2,4,8" -> {1, 2, 4, 8}; each a valid outstanding-I/O count of the field descriptors.
+// Errors: invalid_argument, field "--qd", naming the item and the limits.
+[[nodiscard]] Result<std::vector<std::uint32_t>> parse_queue_depths(std::string_view text);
+
+// "auto" -> nullopt (probe on the agent), otherwise engine::parse_engine_spec's answer.
+// Errors: invalid_argument, field "--engine", naming the accepted values.
+[[nodiscard]] Result<std::optional<engine::EngineSpec>> parse_engine_choice(std::string_view text);
+
+// Whether a manager whose inventory lists `available` engines (canonical names, as
+// `iomark-agent engines` shows them) can run `engine_flag` ("auto" always can; a
+// fault-injection engine needs sync). Checked once the managers are known, before any test
+// file is made. Errors: invalid_argument, field "--engine", naming the manager and what it has.
+[[nodiscard]] Result<void> check_engine_available(std::string_view engine_flag, std::span<const std::string> available,
+                                                  std::string_view manager_name);
+
+}  // namespace iomark::run_options

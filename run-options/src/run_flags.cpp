@@ -1,0 +1,223 @@
+#include "iomark/run_options/run_flags.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+
+#include "iomark/access_specs/field_descriptors.hpp"
+
+namespace iomark::run_options {
+
+namespace {
+
+using access_specs::FieldId;
+
+// More workers than this is a typo, not a test: each is a pinned thread with its own buffers.
+constexpr std::uint64_t kMaxWorkers = 1024;
+
+std::string group(std::string_view name) { return std::string(name); }
+
+// "N is out of range: must be MIN..MAX" for a number the flag takes, or "" when it fits.
+std::string range_problem(const std::string& text, std::uint64_t min_value, std::uint64_t max_value) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return "\"" + text + "\" is not a whole number";
+  if (value < min_value || value > max_value) {
+    return std::to_string(value) + " is out of range (" + std::to_string(min_value) + ".." + std::to_string(max_value) +
+           ")";
+  }
+  return {};
+}
+
+// A validator holding a flag to the limits of a field descriptor; `min_value` raises the
+// descriptor's minimum where the command line cannot express its 0 (run time 0 = "until
+// stopped" exists only in plans).
+CLI::Validator descriptor_limits(FieldId id, std::uint64_t min_value = 0) {
+  const auto& field = access_specs::field_descriptor(id);
+  const auto low = std::max(min_value, field.min_value);
+  const auto high = std::min<std::uint64_t>(field.max_value, std::numeric_limits<std::uint32_t>::max());
+  return CLI::Validator([low, high](std::string& text) { return range_problem(text, low, high); },
+                        "in " + std::to_string(low) + ".." + std::to_string(high));
+}
+
+CLI::Validator fixed_limits(std::uint64_t low, std::uint64_t high) {
+  return CLI::Validator([low, high](std::string& text) { return range_problem(text, low, high); },
+                        "in " + std::to_string(low) + ".." + std::to_string(high));
+}
+
+CLI::Validator queue_depth_list() {
+  const auto& field = access_specs::field_descriptor(FieldId::outstanding_ios);
+  return CLI::Validator(
+      [](std::string& text) {
+        auto depths = parse_queue_depths(text);
+        return depths ? std::string() : depths.error().message();
+      },
+      "each in " + std::to_string(field.min_value) + ".." + std::to_string(field.max_value));
+}
+
+CLI::Validator engine_name() {
+  return CLI::Validator(
+      [](std::string& text) {
+        auto choice = parse_engine_choice(text);
+        return choice ? std::string() : choice.error().message();
+      },
+      "");
+}
+
+}  // namespace
+
+void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
+  const bool series = front_end == FrontEnd::controller_run;
+  if (series && flags.results_csv.empty()) flags.results_csv = "results.csv";
+
+  auto* target = command.add_option("--target", flags.targets,
+                                    "Block device, file, or directory (iobw.tst is made there); repeatable")
+                     ->type_name("PATH")
+                     ->group(group(kWorkloadGroup));
+  if (!series) target->required();
+  auto* spec = command.add_option("--spec", flags.spec_name, "Built-in access spec (see `iomark specs list`)")
+                   ->type_name("NAME")
+                   ->default_str(std::string(kDefaultSpec))
+                   ->group(group(kWorkloadGroup));
+  auto* line = command.add_option("--spec-line", flags.spec_line,
+                                  "One spec line: size,%size,%read,%random,delay,burst,align,reply")
+                   ->type_name("LINE")
+                   ->group(group(kWorkloadGroup));
+  spec->excludes(line);
+  line->excludes(spec);
+  command
+      .add_option("--qd", flags.queue_depths,
+                  series ? "Outstanding I/Os per target per worker; a list cycles: 1,2,4,8"
+                         : "Outstanding I/Os per target per worker (one value)")
+      ->type_name(series ? "N[,N...]" : "N")
+      ->capture_default_str()
+      ->check(queue_depth_list())
+      ->group(group(kWorkloadGroup));
+  command.add_option("--workers", flags.workers, "Workers (threads) per manager, each driving every target")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(fixed_limits(1, kMaxWorkers))
+      ->group(group(kWorkloadGroup));
+  command
+      .add_option("--size", flags.size,
+                  series ? "Size of iobw.tst made in a directory target (plans: where Maximum Disk Size is 0)"
+                         : "Size of iobw.tst made in a directory target")
+      ->type_name("SIZE")
+      ->capture_default_str()
+      ->group(group(kWorkloadGroup));
+  command.add_option("--data-pattern", flags.data_pattern, "Data written")
+      ->type_name("PATTERN")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"repeating", "pseudo-random", "full-random"}))
+      ->group(group(kWorkloadGroup));
+  command.add_option("--seed", flags.seed, "Fixed seed: the same offsets every run")
+      ->type_name("N")
+      ->group(group(kWorkloadGroup));
+
+  command.add_option("--ramp", flags.ramp_s, "Ramp-up seconds per run (I/O runs, nothing is recorded)")
+      ->type_name("SECONDS")
+      ->default_str(series ? "the plan's, or 0" : "0")
+      ->check(descriptor_limits(FieldId::ramp_up))
+      ->group(group(kTimingGroup));
+  command.add_option("--time", flags.time_s, "Recorded seconds per run")
+      ->type_name("SECONDS")
+      ->default_str(series ? "the plan's, or " + std::to_string(kDefaultRunTimeS) : std::to_string(kDefaultRunTimeS))
+      ->check(descriptor_limits(FieldId::run_time, 1))
+      ->group(group(kTimingGroup));
+  command
+      .add_option("--engine", flags.engine,
+                  "auto (probe), io_uring, libaio, threadpool, sync or null (`iomark-agent engines` lists them)")
+      ->type_name("ENGINE")
+      ->capture_default_str()
+      ->check(engine_name())
+      ->group(group(kTimingGroup));
+  command.add_flag("--buffered-io", flags.buffered, "Use the page cache where O_DIRECT is refused")
+      ->group(group(kTimingGroup));
+
+  command
+      .add_option("--results", flags.results_csv,
+                  series ? "IOmeter results.csv to append to (\"\" for none)"
+                         : "Append an IOmeter 1.1.0 results block to this CSV")
+      ->type_name("FILE")
+      ->capture_default_str()
+      ->group(group(kResultsGroup));
+  command.add_option("--json", flags.results_json, "Write iomark JSON results to FILE (- for standard output)")
+      ->type_name("FILE")
+      ->group(group(kResultsGroup));
+  if (series) {
+    command
+        .add_option("--timeseries", flags.results_timeseries,
+                    "Append IOmeter's time-series side file here (one row per worker and update)")
+        ->type_name("FILE")
+        ->group(group(kResultsGroup));
+  }
+  command.add_option("--description", flags.description, "Test description recorded in the results")
+      ->type_name("TEXT")
+      ->group(group(kResultsGroup));
+}
+
+void add_connection_flags(CLI::App& command, ConnectionFlags& flags, Peer peer) {
+  const std::string self = peer == Peer::agents ? "this controller's" : "this agent's";
+  const std::string other = peer == Peer::agents ? "the agents' certificates" : "the controller's certificate";
+  const std::string insecure_peer = peer == Peer::agents ? "the agents" : "the controller";
+  command.add_option("--key-file", flags.key_file, "Pre-shared key file (or IOMARK_KEY)")
+      ->type_name("FILE")
+      ->group(group(kConnectionGroup));
+  command.add_flag("--insecure", flags.insecure, "No authentication (" + insecure_peer + " must say so too)")
+      ->group(group(kConnectionGroup));
+  command.add_option("--tls-cert", flags.tls_cert, "TLS: " + self + " certificate (PEM; with --tls-key and --tls-ca)")
+      ->type_name("FILE")
+      ->group(group(kConnectionGroup));
+  command.add_option("--tls-key", flags.tls_key, "TLS: the private key of --tls-cert (PEM, chmod 600)")
+      ->type_name("FILE")
+      ->group(group(kConnectionGroup));
+  command.add_option("--tls-ca", flags.tls_ca, "TLS: the CA certificate " + other + " must be signed by")
+      ->type_name("FILE")
+      ->group(group(kConnectionGroup));
+}
+
+Result<std::vector<std::uint32_t>> parse_queue_depths(std::string_view text) {
+  const auto& field = access_specs::field_descriptor(FieldId::outstanding_ios);
+  if (text.empty()) return fail(Error(ErrorCode::invalid_argument, "no outstanding-I/O count").in_field("--qd"));
+  std::vector<std::uint32_t> depths;
+  for (;;) {  // every item, the empty one after a trailing comma included
+    const auto comma = text.find(',');
+    const auto item = text.substr(0, comma);
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (error != std::errc() || end != item.data() + item.size() || !field.accepts(value)) {
+      return fail(Error(ErrorCode::invalid_argument, "\"" + std::string(item) +
+                                                         "\" is not an outstanding-I/O count (" +
+                                                         std::to_string(field.min_value) + ".." +
+                                                         std::to_string(field.max_value) + ")")
+                      .in_field("--qd"));
+    }
+    depths.push_back(static_cast<std::uint32_t>(value));
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return depths;
+}
+
+Result<std::optional<engine::EngineSpec>> parse_engine_choice(std::string_view text) {
+  if (text == "auto") return std::optional<engine::EngineSpec>();
+  auto spec = engine::parse_engine_spec(text);
+  if (!spec) return fail(Error(ErrorCode::invalid_argument, spec.error().message()).in_field("--engine"));
+  return std::optional<engine::EngineSpec>(*spec);
+}
+
+Result<void> check_engine_available(std::string_view engine_flag, std::span<const std::string> available,
+                                    std::string_view manager_name) {
+  auto choice = parse_engine_choice(engine_flag);
+  if (!choice) return fail(choice.error());
+  if (!*choice) return {};
+  const std::string needed(engine::to_string((*choice)->kind));
+  if (std::find(available.begin(), available.end(), needed) != available.end()) return {};
+  std::string listed;
+  for (const auto& name : available) listed += (listed.empty() ? "" : ", ") + name;
+  return fail(Error(ErrorCode::invalid_argument, "manager '" + std::string(manager_name) + "' cannot run " + needed +
+                                                     " (it has: " + (listed.empty() ? "none" : listed) + ")")
+                  .in_field("--engine"));
+}
+
+}  // namespace iomark::run_options

@@ -1,0 +1,201 @@
+#include "iomark/run_options/run_flags.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "iomark/access_specs/field_descriptors.hpp"
+
+namespace iomark::run_options {
+namespace {
+
+using access_specs::FieldId;
+
+constexpr std::array kFrontEnds{FrontEnd::controller_run, FrontEnd::agent_run_local};
+
+// What parsing `arguments` (after the program name) gives on one front end: the flags, or
+// the message CLI11 refuses them with.
+struct Parsed {
+  RunFlags flags;
+  std::string refusal;  // empty when accepted
+};
+
+Parsed parse(FrontEnd front_end, std::vector<std::string> arguments) {
+  Parsed parsed;
+  CLI::App app{"test"};
+  add_run_flags(app, parsed.flags, front_end);
+  // run-local requires a target; give one so each test sees only its own flags' verdict.
+  arguments.insert(arguments.begin(), {"--target", "/tmp/iomark-run-options-test"});
+  std::reverse(arguments.begin(), arguments.end());
+  try {
+    app.parse(arguments);
+  } catch (const CLI::ParseError& error) {
+    parsed.refusal = error.what();
+  }
+  return parsed;
+}
+
+TEST(RunFlags, EveryFrontEndAcceptsTheSameValues) {
+  const std::vector<std::string> arguments{"--spec", "Database", "--qd", "32", "--workers", "4", "--ramp", "5",
+                                           "--time", "60", "--engine", "libaio", "--size", "4G",
+                                           "--data-pattern", "full-random", "--seed", "7", "--buffered-io",
+                                           "--results", "r.csv", "--json", "-", "--description", "a test"};
+  for (const auto front_end : kFrontEnds) {
+    const auto parsed = parse(front_end, arguments);
+    ASSERT_EQ(parsed.refusal, "");
+    EXPECT_EQ(parsed.flags.queue_depths, "32");
+    EXPECT_EQ(parsed.flags.workers, 4u);
+    EXPECT_EQ(parsed.flags.ramp_s, 5u);
+    EXPECT_EQ(parsed.flags.time_s, 60u);
+    EXPECT_EQ(parsed.flags.engine, "libaio");
+    EXPECT_EQ(parsed.flags.size, "4G");
+    EXPECT_EQ(parsed.flags.data_pattern, "full-random");
+    EXPECT_EQ(parsed.flags.seed, 7u);
+    EXPECT_TRUE(parsed.flags.buffered);
+    EXPECT_EQ(parsed.flags.results_csv, "r.csv");
+    EXPECT_EQ(parsed.flags.results_json, std::string(kStandardOutput));
+    EXPECT_EQ(parsed.flags.description, "a test");
+  }
+}
+
+// Values just inside and just outside each limit: the same verdict and the same message on
+// every front end, the limits those of the field descriptors.
+TEST(RunFlags, LimitsComeFromTheFieldDescriptorsAndRefuseAlike) {
+  const auto& depth = access_specs::field_descriptor(FieldId::outstanding_ios);
+  const auto& ramp = access_specs::field_descriptor(FieldId::ramp_up);
+  const auto& time = access_specs::field_descriptor(FieldId::run_time);
+  struct Case {
+    std::vector<std::string> arguments;
+    bool accepted;
+  };
+  const std::vector<Case> cases{
+      {{"--qd", std::to_string(depth.max_value)}, true},
+      {{"--qd", std::to_string(depth.max_value + 1)}, false},
+      {{"--qd", "0"}, false},
+      {{"--ramp", std::to_string(ramp.max_value)}, true},
+      {{"--ramp", std::to_string(ramp.max_value + 1)}, false},
+      {{"--time", std::to_string(time.max_value)}, true},
+      {{"--time", "0"}, false},  // "until stopped" exists in plans only
+      {{"--workers", "1024"}, true},
+      {{"--workers", "1025"}, false},
+      {{"--workers", "0"}, false},
+      {{"--engine", "auto"}, true},
+      {{"--engine", "io_uring"}, true},
+      {{"--engine", "fault-eio-every-10"}, true},
+      {{"--engine", "bogus"}, false},
+      {{"--data-pattern", "zeros"}, false},
+  };
+  for (const auto& test : cases) {
+    const auto run = parse(FrontEnd::controller_run, test.arguments);
+    const auto local = parse(FrontEnd::agent_run_local, test.arguments);
+    EXPECT_EQ(run.refusal.empty(), test.accepted) << test.arguments[0] << ' ' << test.arguments[1] << ": "
+                                                   << run.refusal;
+    EXPECT_EQ(run.refusal, local.refusal) << test.arguments[0] << ' ' << test.arguments[1];
+  }
+}
+
+TEST(RunFlags, RefusalsNameTheFlagAndTheLimits) {
+  const auto& depth = access_specs::field_descriptor(FieldId::outstanding_ios);
+  const auto refused = parse(FrontEnd::controller_run, {"--qd", "1,2," + std::to_string(depth.max_value + 1)});
+  EXPECT_NE(refused.refusal.find("--qd"), std::string::npos) << refused.refusal;
+  EXPECT_NE(refused.refusal.find("1.." + std::to_string(depth.max_value)), std::string::npos) << refused.refusal;
+  const auto engine = parse(FrontEnd::agent_run_local, {"--engine", "bogus"});
+  EXPECT_NE(engine.refusal.find("unknown engine 'bogus'"), std::string::npos) << engine.refusal;
+}
+
+TEST(RunFlags, EachFrontEndKeepsWhatOnlyItCanDo) {
+  EXPECT_EQ(parse(FrontEnd::controller_run, {"--timeseries", "t.csv"}).refusal, "");
+  EXPECT_NE(parse(FrontEnd::agent_run_local, {"--timeseries", "t.csv"}).refusal, "");
+  EXPECT_EQ(parse(FrontEnd::controller_run, {}).flags.results_csv, "results.csv");
+  EXPECT_EQ(parse(FrontEnd::agent_run_local, {}).flags.results_csv, "");
+
+  RunFlags flags;
+  CLI::App app{"test"};
+  add_run_flags(app, flags, FrontEnd::agent_run_local);
+  std::vector<std::string> no_target{"4", "--qd"};  // CLI11 takes them last first
+  EXPECT_THROW(app.parse(no_target), CLI::RequiredError);
+}
+
+TEST(RunFlags, HelpGroupsTheFlagsWithValueNamesAndDefaults) {
+  RunFlags flags;
+  CLI::App app{"test"};
+  add_run_flags(app, flags, FrontEnd::controller_run);
+  const auto help = app.help();
+  for (const auto group : {kWorkloadGroup, kTimingGroup, kResultsGroup}) {
+    EXPECT_NE(help.find(std::string(group) + ":"), std::string::npos) << group;
+  }
+  EXPECT_NE(help.find("--qd N[,N...]"), std::string::npos) << help;
+  EXPECT_NE(help.find("--engine ENGINE=auto"), std::string::npos) << help;
+  EXPECT_NE(help.find("--results FILE=results.csv"), std::string::npos) << help;
+  EXPECT_NE(help.find("each in 1.." + std::to_string(access_specs::field_descriptor(FieldId::outstanding_ios).max_value)),
+            std::string::npos)
+      << help;
+}
+
+TEST(QueueDepths, ListWithinTheDescriptor) {
+  EXPECT_EQ(parse_queue_depths("1,2,4,8"), (std::vector<std::uint32_t>{1, 2, 4, 8}));
+  const auto max = access_specs::field_descriptor(FieldId::outstanding_ios).max_value;
+  EXPECT_EQ(parse_queue_depths(std::to_string(max)), (std::vector<std::uint32_t>{static_cast<std::uint32_t>(max)}));
+  for (const auto* bad : {"", "0", "1,,2", "x", "-1", "4,"}) {
+    const auto depths = parse_queue_depths(bad);
+    ASSERT_FALSE(depths) << bad;
+    EXPECT_EQ(depths.error().field(), "--qd");
+  }
+  EXPECT_FALSE(parse_queue_depths(std::to_string(max + 1)));
+}
+
+TEST(EngineChoice, AutoProbesOthersNameAnEngine) {
+  const auto automatic = parse_engine_choice("auto");
+  ASSERT_TRUE(automatic);
+  EXPECT_FALSE(automatic->has_value());
+  const auto aio = parse_engine_choice("libaio");
+  ASSERT_TRUE(aio);
+  ASSERT_TRUE(aio->has_value());
+  EXPECT_EQ((*aio)->kind, engine::EngineKind::linux_aio);
+  const auto bogus = parse_engine_choice("bogus");
+  ASSERT_FALSE(bogus);
+  EXPECT_EQ(bogus.error().field(), "--engine");
+}
+
+TEST(EngineAvailable, WhatTheManagersInventoryListsAndAutoAlways) {
+  const std::vector<std::string> without_io_uring{"linux-aio", "threadpool", "sync", "null"};
+  EXPECT_TRUE(check_engine_available("auto", without_io_uring, "host-a"));
+  EXPECT_TRUE(check_engine_available("libaio", without_io_uring, "host-a"));  // the alias of linux-aio
+  EXPECT_TRUE(check_engine_available("fault-eio-every-10", without_io_uring, "host-a"));  // runs on sync
+  const auto refused = check_engine_available("io_uring", without_io_uring, "host-a");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().field(), "--engine");
+  EXPECT_EQ(refused.error().message(), "manager 'host-a' cannot run io_uring (it has: linux-aio, threadpool, sync, null)");
+  EXPECT_FALSE(check_engine_available("fault-eio-every-10", std::vector<std::string>{"io_uring"}, "host-b"));
+  EXPECT_FALSE(check_engine_available("bogus", without_io_uring, "host-a"));
+}
+
+// The agent's config file is read by CLI11 through the same declarations as its flags.
+TEST(ConnectionFlags, ReadFromAConfigFileAsFromTheCommandLine) {
+  char path[] = "/tmp/iomark-run-options-XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  std::ofstream(path) << "key-file = /etc/iomark/agent.key\ntls-cert = a.pem\ntls-key = a.key\ntls-ca = ca.pem\n";
+  ConnectionFlags flags;
+  CLI::App app{"test"};
+  app.set_config("--config");
+  app.allow_config_extras(CLI::config_extras_mode::error);
+  add_connection_flags(app, flags, Peer::controller);
+  std::vector<std::string> arguments{path, "--config"};
+  EXPECT_NO_THROW(app.parse(arguments));
+  ::unlink(path);
+  EXPECT_EQ(flags.key_file, "/etc/iomark/agent.key");
+  EXPECT_EQ(flags.tls_cert, "a.pem");
+  EXPECT_EQ(flags.tls_key, "a.key");
+  EXPECT_EQ(flags.tls_ca, "ca.pem");
+  EXPECT_FALSE(flags.insecure);
+}
+
+}  // namespace
+}  // namespace iomark::run_options
