@@ -1,10 +1,16 @@
 // iomark-agent: the load generator ("dynamo"). main() only wires the commands together.
 #include <CLI/CLI.hpp>
 
+#include <spdlog/spdlog.h>
+
+#include "iomark/app_runtime/logging.hpp"
+#include "iomark/app_runtime/stop_signals.hpp"
+#include "iomark/common/exit_code.hpp"
 #include "run_local.hpp"
 #include "serve.hpp"
 
 int main(int argc, char** argv) {
+  iomark::app_runtime::StopSignals stop_signals;  // first: before any thread exists
   CLI::App app{"iomark-agent: the load generator of iomark (IOmeter's dynamo)"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", "iomark-agent " IOMARK_VERSION);
@@ -12,6 +18,13 @@ int main(int argc, char** argv) {
   app.set_config("--config", "", "Read options from FILE: one `name = value` a line (long option names)");
   app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt name is an error, not ignored
   int exit_code = 0;
+  // The daemon's lines carry timestamps; run-local's read as a command's output.
+  iomark::app_runtime::LogOptions log_options;
+  CLI::App* run_local = nullptr;
+  iomark::app_runtime::add_log_options(app, log_options, [&run_local] {
+    return run_local != nullptr && run_local->parsed() ? iomark::app_runtime::ConsoleStyle::plain
+                                                       : iomark::app_runtime::ConsoleStyle::timestamped;
+  });
 
   // Daemon mode, with dynamo's habits: -i controller, -m own address, -n manager name.
   iomark::agent_app::ServeOptions serve;
@@ -30,7 +43,7 @@ int main(int argc, char** argv) {
                "Allow writing to block devices that are mounted, partitioned or formatted");
 
   iomark::agent_app::RunLocalOptions local;
-  auto* run_local = app.add_subcommand("run-local", "Run one test on this host, without a controller");
+  run_local = app.add_subcommand("run-local", "Run one test on this host, without a controller");
   run_local->add_option("--target", local.targets, "Block device, file, or directory (iobw.tst is made there)")
       ->required();
   auto* spec = run_local->add_option("--spec", local.spec_name, "Built-in access spec (see `iomark specs list`)");
@@ -56,18 +69,23 @@ int main(int argc, char** argv) {
                       "Allow writing to block devices that are mounted, partitioned or formatted");
   run_local->add_option("--results", local.results_csv, "Append an IOmeter 1.1.0 results block to this CSV");
   run_local->add_option("--json", local.results_json, "Write iomark JSON results to this file");
-  run_local->callback([&] { exit_code = iomark::agent_app::run_local(local); });
+  run_local->callback([&] { exit_code = iomark::agent_app::run_local(local, stop_signals); });
 
   app.callback([&] {
-    if (app.get_subcommands().empty()) exit_code = iomark::agent_app::serve(serve);
+    if (!app.get_subcommands().empty()) return;
+    const auto stop = stop_signals.request_stop_on(
+        [](int signal_number) { spdlog::info("stopping on SIG{}", sigabbrev_np(signal_number)); });
+    exit_code = iomark::agent_app::serve(serve, stop);
   });
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& success) {
     return app.exit(success);
+  } catch (const CLI::RuntimeError& failed) {  // reported where it was thrown
+    return failed.get_exit_code();
   } catch (const CLI::ParseError& error) {
     app.exit(error);
-    return 2;
+    return iomark::to_int(iomark::ExitCode::usage);
   }
   return exit_code;
 }
