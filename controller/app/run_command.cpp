@@ -1,11 +1,11 @@
 // iomark run: a series on the embedded agent, on agents that log in, or on listening agents.
 #include <unistd.h>
 
-#include <csignal>
 #include <filesystem>
-#include <cstdio>
+#include <fmt/format.h>
 #include <iostream>
 #include <memory>
+#include <spdlog/spdlog.h>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
@@ -63,37 +63,29 @@ struct RunOptions {
   std::string on_agent_loss{"stop"};
 };
 
-// Stops the series on Ctrl-C; a second Ctrl-C kills as usual.
-std::stop_source* interrupt_target = nullptr;
-extern "C" void on_interrupt(int) {
-  if (interrupt_target != nullptr) interrupt_target->request_stop();
-  std::signal(SIGINT, SIG_DFL);
-}
-
-// The console: a rewritten status line on a terminal, plain lines otherwise.
+// The console: a rewritten status line on a terminal, log lines otherwise (and always in the
+// log file), so -q silences the progress and --log-file keeps it.
 class ConsoleObserver final : public controller::SeriesObserver {
  public:
-  ConsoleObserver() : terminal_(::isatty(STDERR_FILENO) != 0) {}
+  ConsoleObserver() : terminal_(::isatty(STDERR_FILENO) != 0 && spdlog::should_log(spdlog::level::info)) {}
 
   void notice(const std::string& message) override { line(message, true); }
 
   void run_started(std::size_t index, std::size_t count, const controller::RunPlan& run) override {
-    line("run " + std::to_string(index + 1) + "/" + std::to_string(count) + ": " + run.label, true);
+    line(fmt::format("run {}/{}: {}", index + 1, count, run.label), true);
   }
 
   void live(const controller::LiveFigures& figures) override {
-    char text[256];
+    std::string text;
     if (figures.phase == controller::LivePhase::preparing) {
-      std::snprintf(text, sizeof text, "  preparing test files: %s of %s",
-                    format_size(Bytes(static_cast<std::uint64_t>(figures.elapsed_s))).c_str(),
-                    format_size(Bytes(static_cast<std::uint64_t>(figures.phase_s))).c_str());
+      text = fmt::format("  preparing test files: {} of {}", format_size(Bytes(static_cast<std::uint64_t>(figures.elapsed_s))),
+                         format_size(Bytes(static_cast<std::uint64_t>(figures.phase_s))));
     } else {
-      std::snprintf(text, sizeof text,
-                    "  run %zu/%zu %s %s %.0f/%.0f s: %.0f IOPS, %.1f MB/s, avg %.3f ms, p99 %.3f ms, ETA %.0f s",
-                    figures.run_index + 1, figures.run_count, figures.run->label.c_str(),
-                    figures.phase == controller::LivePhase::ramp_up ? "ramp-up" : "recording", figures.elapsed_s,
-                    figures.phase_s, figures.iops, figures.mb_per_s, figures.average_ms, figures.p99_ms,
-                    figures.remaining_s);
+      text = fmt::format("  run {}/{} {} {} {:.0f}/{:.0f} s: {:.0f} IOPS, {:.1f} MB/s, avg {:.3f} ms, p99 {:.3f} ms, ETA {:.0f} s",
+                         figures.run_index + 1, figures.run_count, figures.run->label,
+                         figures.phase == controller::LivePhase::ramp_up ? "ramp-up" : "recording", figures.elapsed_s,
+                         figures.phase_s, figures.iops, figures.mb_per_s, figures.average_ms, figures.p99_ms,
+                         figures.remaining_s);
     }
     // Without a terminal, one line every 10 s is enough for a log.
     if (!terminal_ && ++live_lines_ % 10 != 0) return;
@@ -102,11 +94,10 @@ class ConsoleObserver final : public controller::SeriesObserver {
 
   void run_finished(std::size_t, const results::RunResults&, const results::RunSummary& summary) override {
     const auto& all = summary.all;
-    char text[256];
-    std::snprintf(text, sizeof text, "  done: %.0f IOPS, %.2f MB/s, avg %.3f ms, max %.3f ms, %llu errors",
-                  all.rates.iops, all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
-                  static_cast<unsigned long long>(all.counters.error_count()));
-    line(text, true);
+    line(fmt::format("  done: {:.0f} IOPS, {:.2f} MB/s, avg {:.3f} ms, max {:.3f} ms, {} errors", all.rates.iops,
+                     all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
+                     all.counters.error_count()),
+         true);
   }
 
   void run_failed(std::size_t, const controller::RunPlan&, const Error& error) override {
@@ -114,12 +105,10 @@ class ConsoleObserver final : public controller::SeriesObserver {
   }
 
  private:
+  // A kept line is logged; a passing one (live figures on a terminal) only rewrites the status line.
   void line(const std::string& text, bool keep) {
-    if (terminal_) {
-      std::cerr << "\r\033[K" << text << (keep ? "\n" : "") << std::flush;
-    } else {
-      std::cerr << text << '\n';
-    }
+    if (terminal_) std::cerr << "\r\033[K" << (keep ? "" : text) << std::flush;
+    if (keep || !terminal_) spdlog::info("{}", text);
   }
 
   bool terminal_;
@@ -153,10 +142,10 @@ void print_summary(const controller::SeriesOutcome& outcome) {
 class ConsoleManagerEvents final : public controller::ManagerEvents {
  public:
   void manager_joined(const controller::ManagerLink& link) override {
-    std::cerr << "manager '" << link.name() << "' (" << link.peer().endpoint << ", " << link.inventory().cpu_count
-              << " CPUs, " << link.peer().build << ")\n";
+    spdlog::info("manager '{}' ({}, {} CPUs, {})", link.name(), link.peer().endpoint, link.inventory().cpu_count,
+                 link.peer().build);
   }
-  void manager_refused(const Error& error) override { std::cerr << "refused: " << error.describe() << '\n'; }
+  void manager_refused(const Error& error) override { spdlog::warn("refused: {}", error.describe()); }
 };
 
 // The managers of this series: agents dialled (--manager), agents logging in (--listen),
@@ -176,7 +165,7 @@ Result<void> connect_managers(controller::ManagerRegistry& registry, const RunOp
   auto endpoint = registry.listen(*address);
   if (!endpoint) return fail(endpoint.error());
   const auto wanted = registry.size() + std::max<std::size_t>(options.wait_managers, 1);
-  std::cerr << "waiting for " << wanted - registry.size() << " agent(s) on " << *endpoint << '\n';
+  spdlog::info("waiting for {} agent(s) on {}", wanted - registry.size(), *endpoint);
   auto arrived = registry.wait_for(wanted, std::chrono::seconds(options.wait_timeout_s));
   // Later logins would only wait for a series they are not part of.
   registry.stop_listening();
@@ -213,11 +202,26 @@ Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const
   plan_options.buffered = options.buffered;
   auto planned = controller::plan_series(plan, links, plan_options);
   if (!planned) return fail(Error(planned.error()).at({options.plan_file, 0}));
-  for (const auto& note : planned->notes) std::cerr << "note: " << note << '\n';
+  for (const auto& note : planned->notes) spdlog::info("note: {}", note);
   return std::move(planned->series);
 }
 
-int run(const RunOptions& options) {
+// The exit code for managers that could not be reached or refused us (see ExitCode).
+int connect_failure(const Error& error) {
+  spdlog::error("{}", error.describe());
+  switch (error.code()) {
+    case ErrorCode::io_error:
+    case ErrorCode::not_found:
+      return to_int(ExitCode::cannot_connect);
+    case ErrorCode::validation_error:
+    case ErrorCode::unsupported:
+      return to_int(ExitCode::refused);
+    default:
+      return to_int(ExitCode::bad_input);
+  }
+}
+
+int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   const auto size = parse_size(options.size);
   if (!size) return report(Error(ErrorCode::invalid_argument, "not a size: \"" + options.size + "\"").in_field("--size"));
   std::optional<access_specs::TestPlan> plan;
@@ -227,7 +231,7 @@ int run(const RunOptions& options) {
     auto imported = icf::read_icf(*text, options.plan_file);
     if (!imported) return report(imported.error());
     for (const auto& warning : imported->warnings) {
-      std::cerr << options.plan_file << ':' << warning.line << ": warning: " << warning.message << '\n';
+      spdlog::warn("{}:{}: {}", options.plan_file, warning.line, warning.message);
     }
     plan = std::move(imported->plan);
   } else if (options.targets.empty()) {
@@ -254,7 +258,7 @@ int run(const RunOptions& options) {
   controller::ManagerRegistry managers(std::move(registry_options), manager_events);
   if (auto connected = connect_managers(managers, options, plan ? existing_plan_paths(*plan) : options.targets);
       !connected) {
-    return report(connected.error());
+    return connect_failure(connected.error());
   }
   Result<controller::SeriesPlan> series = fail(ErrorCode::internal, "no series");
   if (plan) {
@@ -278,14 +282,15 @@ int run(const RunOptions& options) {
   if (!on_agent_loss) return report(on_agent_loss.error());
   series->on_agent_loss = *on_agent_loss;
 
-  std::stop_source stop;
-  interrupt_target = &stop;
-  std::signal(SIGINT, on_interrupt);
+  // From here a signal ends the series: the agents are told to stop, what was measured is
+  // written (`Aborted test`) and summed up.
+  const auto stop = stop_signals.request_stop_on([](int signal_number) {
+    spdlog::warn("SIG{}: stopping the series and writing its results (a second signal exits at once)",
+                 sigabbrev_np(signal_number));
+  });
   ConsoleObserver observer;
   controller::ResultsRecorder recorder(options.results_csv, options.results_json, options.results_timeseries);
-  const auto outcome = controller::run_series(managers.links(), *series, observer, recorder, stop.get_token());
-  interrupt_target = nullptr;
-  std::signal(SIGINT, SIG_DFL);
+  const auto outcome = controller::run_series(managers.links(), *series, observer, recorder, stop);
 
   std::cout << '\n';
   print_summary(outcome);
@@ -293,20 +298,24 @@ int run(const RunOptions& options) {
   if (!options.results_json.empty()) std::cout << "JSON results in " << options.results_json << '\n';
   if (!options.results_timeseries.empty()) std::cout << "time series in " << options.results_timeseries << '\n';
   std::cout << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
+  if (const int signal_number = stop_signals.first_signal(); signal_number != 0) {
+    spdlog::warn("the series was stopped by SIG{}", sigabbrev_np(signal_number));
+    return exit_code_for_signal(signal_number);
+  }
   if (outcome.error) {
-    std::cerr << "iomark: the series stopped: " << outcome.error->describe() << '\n';
-    return static_cast<int>(ExitCode::failure);
+    spdlog::error("the series stopped: {}", outcome.error->describe());
+    return to_int(ExitCode::run_failed);
   }
   if (!outcome.failed_runs.empty()) {
-    std::cerr << "iomark: " << outcome.failed_runs.size() << " run(s) failed; the others are recorded\n";
-    return static_cast<int>(ExitCode::failure);
+    spdlog::error("{} run(s) failed; the others are recorded", outcome.failed_runs.size());
+    return to_int(ExitCode::run_failed);
   }
-  return static_cast<int>(ExitCode::ok);
+  return to_int(ExitCode::ok);
 }
 
 }  // namespace
 
-void add_run_command(CLI::App& app, int& exit_code) {
+void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& stop_signals) {
   auto options = std::make_shared<RunOptions>();  // lives as long as the callback reading it
   auto* command = app.add_subcommand("run", "Run a test series (embedded agent unless --manager/--listen)");
   command->footer("With PLAN.icf the plan's setup, specs, workers and targets are used; the quick flags\n"
@@ -348,7 +357,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                       "TLS with the agents: this controller's certificate (PEM; with --tls-key and --tls-ca)");
   command->add_option("--tls-key", options->tls_key, "TLS: the private key of --tls-cert (PEM, chmod 600)");
   command->add_option("--tls-ca", options->tls_ca, "TLS: the CA certificate the agents' certificates must be signed by");
-  command->callback([&exit_code, options] { exit_code = run(*options); });
+  command->callback([&exit_code, &stop_signals, options] { exit_code = run(*options, stop_signals); });
 }
 
 }  // namespace iomark::cli
