@@ -171,6 +171,7 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
     spdlog::error("{}", started.error().describe());
     return to_int(ExitCode::run_failed);
   }
+  spdlog::info("running: {} s ramp-up, {} s recorded", options.ramp_s, options.time_s);
   wait_with_progress(**session, "ramp-up", options.ramp_s, false, stop);
   (*session)->record_on();
   run.info.start_time = results::wall_clock_now();

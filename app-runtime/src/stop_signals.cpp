@@ -11,6 +11,10 @@
 namespace iomark::app_runtime {
 
 StopSignals::StopSignals() {
+  // A shell starts background jobs with SIGINT ignored, and an ignored signal never reaches
+  // sigwait(): the default disposition makes sure it is taken below.
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   sigemptyset(&signals_);
   sigaddset(&signals_, SIGINT);
   sigaddset(&signals_, SIGTERM);
