@@ -27,6 +27,7 @@ StopSignals::~StopSignals() {
   // Wakes the waiter: the signal is blocked everywhere, so only sigwait() takes it.
   ::kill(::getpid(), SIGTERM);
   waiter_.join();
+  pthread_sigmask(SIG_UNBLOCK, &signals_, nullptr);
 }
 
 std::stop_token StopSignals::request_stop_on(Observer observer) {

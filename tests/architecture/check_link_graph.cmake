@@ -81,6 +81,17 @@ foreach(variable IN LISTS variables)
   endif()
 endforeach()
 
+# Libraries return errors as values and report events through observers: only the programs
+# log (spdlog), take signals and talk to systemd, through app_runtime.
+foreach(variable IN LISTS variables)
+  if(variable MATCHES "^id_of_(iomark_.*)$")
+    set(target "${CMAKE_MATCH_1}")
+    if(NOT target STREQUAL "iomark_app_runtime")
+      forbid(${target} "^(iomark_app_runtime|spdlog)" "libraries do not log; the programs do")
+    endif()
+  endif()
+endforeach()
+
 # Generated protobuf types appear only inside protocol: nothing else links protobuf itself.
 foreach(variable IN LISTS variables)
   if(variable MATCHES "^edges_(node[0-9]+)$")
