@@ -3,14 +3,40 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QStringList>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <spdlog/spdlog.h>
 
+#include "iomark/app_runtime/logging.hpp"
+#include "iomark/app_runtime/stop_signals.hpp"
+#include "iomark/common/exit_code.hpp"
 #include "iomark/controller/heap_arenas.hpp"
 #include "iomark/gui/main_window.hpp"
 #include "iomark/transport/key_file.hpp"
 
+namespace {
+
+// The logging flags of the other programs, in Qt's parser (-v is Qt's --version here).
+struct LogFlags {
+  QCommandLineOption level{QStringLiteral("log-level"),
+                           QStringLiteral("Log this level and above: trace, debug, info (default), warn, error"),
+                           QStringLiteral("level")};
+  QCommandLineOption file{QStringLiteral("log-file"), QStringLiteral("Also log to FILE, each line with a timestamp"),
+                          QStringLiteral("file")};
+  QCommandLineOption quiet{{QStringLiteral("q"), QStringLiteral("quiet")}, QStringLiteral("Log warnings and errors only")};
+  QCommandLineOption verbose{QStringLiteral("verbose"), QStringLiteral("Log debug messages too")};
+
+  [[nodiscard]] iomark::app_runtime::LogOptions read(const QCommandLineParser& parser) const {
+    return {parser.value(level).toStdString(), parser.value(file).toStdString(), parser.isSet(quiet) ? 1 : 0,
+            parser.isSet(verbose) ? 1 : 0};
+  }
+};
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  iomark::app_runtime::StopSignals stop_signals;  // first: before any thread exists
   iomark::controller::limit_heap_arenas();
   QApplication application(argc, argv);
   QApplication::setApplicationName(QStringLiteral("iomark-gui"));
@@ -30,7 +56,29 @@ int main(int argc, char** argv) {
   const QCommandLineOption insecure(QStringLiteral("insecure"),
                                     QStringLiteral("No authentication (the agents must say so too)"));
   parser.addOptions({listen, no_listen, key_file, insecure});
-  parser.process(application);
+  const LogFlags log_flags;
+  parser.addOptions({log_flags.level, log_flags.file, log_flags.quiet, log_flags.verbose});
+  // parse() rather than process(): a usage error exits 2 as in the other programs, not 1.
+  if (!parser.parse(QCoreApplication::arguments())) {
+    std::fprintf(stderr, "iomark-gui: %s\n", qPrintable(parser.errorText()));
+    return iomark::to_int(iomark::ExitCode::usage);
+  }
+  if (parser.isSet(QStringLiteral("help"))) parser.showHelp(iomark::to_int(iomark::ExitCode::ok));
+  if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
+  if (auto started = iomark::app_runtime::start_logging(log_flags.read(parser),
+                                                        iomark::app_runtime::ConsoleStyle::timestamped);
+      !started) {
+    std::fprintf(stderr, "iomark-gui: %s\n", started.error().describe().c_str());
+    // An unknown --log-level is a usage error, as CLI11 makes it in the other programs.
+    return iomark::to_int(started.error().code() == iomark::ErrorCode::invalid_argument ? iomark::ExitCode::usage
+                                                                                         : iomark::ExitCode::bad_input);
+  }
+  // SIGINT or SIGTERM closes the window as the menu would; quit() is queued, so it runs on
+  // the UI thread.
+  (void)stop_signals.request_stop_on([](int signal_number) {
+    spdlog::info("SIG{}: quitting", sigabbrev_np(signal_number));
+    QMetaObject::invokeMethod(QCoreApplication::instance(), &QCoreApplication::quit, Qt::QueuedConnection);
+  });
 
   iomark::gui::MainWindowOptions options;
   options.insecure = parser.isSet(insecure);

@@ -70,7 +70,8 @@ forbid(iomark_controller_core "^iomark_(agent_core|engine|targets|workload)"
 forbid(iomark-agent "^(Qt6?::|iomark_controller|iomark_gui)" "load-generator hosts are headless")
 forbid(iomark_agent_core "^iomark_controller" "the agent never depends on the controller")
 
-# No Qt below the GUI: only the iomark_gui* libraries and iomark-gui may reach Qt.
+# No Qt below the GUI: only the iomark_gui* libraries and iomark-gui may reach Qt. No logging
+# in any library.
 get_cmake_property(variables VARIABLES)
 foreach(variable IN LISTS variables)
   if(variable MATCHES "^id_of_(iomark.*)$")
@@ -78,15 +79,9 @@ foreach(variable IN LISTS variables)
     if(NOT target MATCHES "gui")
       forbid(${target} "^Qt6?::" "no Qt below the GUI")
     endif()
-  endif()
-endforeach()
-
-# Libraries return errors as values and report events through observers: only the programs
-# log (spdlog), take signals and talk to systemd, through app_runtime.
-foreach(variable IN LISTS variables)
-  if(variable MATCHES "^id_of_(iomark_.*)$")
-    set(target "${CMAKE_MATCH_1}")
-    if(NOT target STREQUAL "iomark_app_runtime")
+    # Libraries return errors as values and report events through observers: only the
+    # programs log (spdlog), take signals and talk to systemd, through app_runtime.
+    if(target MATCHES "^iomark_" AND NOT target STREQUAL "iomark_app_runtime")
       forbid(${target} "^(iomark_app_runtime|spdlog)" "libraries do not log; the programs do")
     endif()
   endif()
