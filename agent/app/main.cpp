@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   // The daemon's lines carry timestamps; run-local's read as a command's output.
   iomark::app_runtime::LogOptions log_options;
   CLI::App* run_local = nullptr;
-  iomark::app_runtime::add_log_options(app, log_options, [&run_local] {
+  iomark::app_runtime::add_log_options(app, log_options, "iomark-agent", [&run_local] {
     return run_local != nullptr && run_local->parsed() ? iomark::app_runtime::ConsoleStyle::plain
                                                        : iomark::app_runtime::ConsoleStyle::timestamped;
   });

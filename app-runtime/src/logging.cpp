@@ -50,28 +50,32 @@ class JournalPriorityFlag final : public spdlog::custom_flag_formatter {
   }
 };
 
-// %Q: nothing for info, so a command's ordinary output reads as before; "warning: " and the
-// like for the rest.
+// %Q: nothing for info, so a command's ordinary output reads as before; "iomark: " before an
+// error (scripts match "iomark: FILE:LINE: ..."), "iomark: warning: " and the like otherwise.
 class PlainLevelFlag final : public spdlog::custom_flag_formatter {
  public:
+  explicit PlainLevelFlag(std::string program) : program_(std::move(program)) {}
   void format(const spdlog::details::log_msg& message, const std::tm&, spdlog::memory_buf_t& out) override {
     if (message.level == spdlog::level::info) return;
-    const std::string_view prefix = message.level == spdlog::level::warn ? "warning: "
-                                    : message.level >= spdlog::level::err ? "error: "
-                                                                           : "debug: ";
-    out.append(prefix.data(), prefix.data() + prefix.size());
+    const std::string_view level = message.level == spdlog::level::warn ? "warning: "
+                                   : message.level >= spdlog::level::err ? ""
+                                                                          : "debug: ";
+    fmt::format_to(std::back_inserter(out), "{}: {}", program_, level);
   }
   [[nodiscard]] std::unique_ptr<custom_flag_formatter> clone() const override {
-    return std::make_unique<PlainLevelFlag>();
+    return std::make_unique<PlainLevelFlag>(program_);
   }
+
+ private:
+  std::string program_;
 };
 
-std::unique_ptr<spdlog::formatter> console_formatter(ConsoleStyle style) {
+std::unique_ptr<spdlog::formatter> console_formatter(ConsoleStyle style, const std::string& program) {
   auto formatter = std::make_unique<spdlog::pattern_formatter>();
   if (stderr_is_journal()) {
     formatter->add_flag<JournalPriorityFlag>('J').set_pattern("%J%v");
   } else if (style == ConsoleStyle::plain) {
-    formatter->add_flag<PlainLevelFlag>('Q').set_pattern("%Q%v");
+    formatter->add_flag<PlainLevelFlag>('Q', program).set_pattern("%Q%v");
   } else {
     formatter->set_pattern("%Y-%m-%d %H:%M:%S.%e %-5l %v");
   }
@@ -94,7 +98,7 @@ Result<spdlog::level::level_enum> chosen_level(const LogOptions& options) {
 
 }  // namespace
 
-void add_log_options(CLI::App& app, LogOptions& options, std::function<ConsoleStyle()> style_of) {
+void add_log_options(CLI::App& app, LogOptions& options, std::string program, std::function<ConsoleStyle()> style_of) {
   app.add_option("--log-level", options.level, "Log this level and above: trace, debug, info (default), warn, error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
       ->group("Logging");
@@ -104,19 +108,19 @@ void add_log_options(CLI::App& app, LogOptions& options, std::function<ConsoleSt
   app.add_flag("-v,--verbose", options.louder, "Log more: debug (twice: trace)")->group("Logging");
   // The subcommands inherit this: `iomark run -v` reaches the flag registered here.
   app.fallthrough();
-  app.parse_complete_callback([&options, style_of = std::move(style_of)] {
-    if (auto started = start_logging(options, style_of()); !started) {
-      fmt::print(stderr, "{}\n", started.error().describe());
+  app.parse_complete_callback([&options, program = std::move(program), style_of = std::move(style_of)] {
+    if (auto started = start_logging(options, style_of(), program); !started) {
+      fmt::print(stderr, "{}: {}\n", program, started.error().describe());
       throw CLI::RuntimeError(to_int(ExitCode::bad_input));
     }
   });
 }
 
-Result<void> start_logging(const LogOptions& options, ConsoleStyle style) {
+Result<void> start_logging(const LogOptions& options, ConsoleStyle style, const std::string& program) {
   auto level = chosen_level(options);
   if (!level) return fail(level.error());
   auto console = std::make_shared<spdlog::sinks::stderr_sink_mt>();
-  console->set_formatter(console_formatter(style));
+  console->set_formatter(console_formatter(style, program));
   std::vector<spdlog::sink_ptr> sinks{console};
   if (!options.file.empty()) {
     try {

@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   if (parser.isSet(QStringLiteral("help"))) parser.showHelp(iomark::to_int(iomark::ExitCode::ok));
   if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
   if (auto started = iomark::app_runtime::start_logging(log_flags.read(parser),
-                                                        iomark::app_runtime::ConsoleStyle::timestamped);
+                                                        iomark::app_runtime::ConsoleStyle::timestamped, "iomark-gui");
       !started) {
     std::fprintf(stderr, "iomark-gui: %s\n", started.error().describe().c_str());
     // An unknown --log-level is a usage error, as CLI11 makes it in the other programs.

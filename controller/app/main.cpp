@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "iomark " IOMARK_VERSION);
   int exit_code = 0;
   iomark::app_runtime::LogOptions log_options;
-  iomark::app_runtime::add_log_options(app, log_options, [] { return iomark::app_runtime::ConsoleStyle::plain; });
+  iomark::app_runtime::add_log_options(app, log_options, "iomark",
+                                      [] { return iomark::app_runtime::ConsoleStyle::plain; });
   iomark::cli::add_icf_commands(app, exit_code);
   iomark::cli::add_specs_commands(app, exit_code);
   iomark::cli::add_results_commands(app, exit_code);

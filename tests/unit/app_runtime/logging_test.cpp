@@ -63,22 +63,22 @@ class LoggingTest : public ::testing::Test {
 };
 
 TEST_F(LoggingTest, QuietAndVerboseMoveTheLevelFromInfo) {
-  ASSERT_TRUE(start_logging({}, ConsoleStyle::plain));
+  ASSERT_TRUE(start_logging({}, ConsoleStyle::plain, "iomark"));
   EXPECT_EQ(spdlog::get_level(), spdlog::level::info);
-  ASSERT_TRUE(start_logging({"", "", 1, 0}, ConsoleStyle::plain));
+  ASSERT_TRUE(start_logging({"", "", 1, 0}, ConsoleStyle::plain, "iomark"));
   EXPECT_EQ(spdlog::get_level(), spdlog::level::warn);
-  ASSERT_TRUE(start_logging({"", "", 5, 0}, ConsoleStyle::plain));
+  ASSERT_TRUE(start_logging({"", "", 5, 0}, ConsoleStyle::plain, "iomark"));
   EXPECT_EQ(spdlog::get_level(), spdlog::level::err);
-  ASSERT_TRUE(start_logging({"", "", 0, 1}, ConsoleStyle::plain));
+  ASSERT_TRUE(start_logging({"", "", 0, 1}, ConsoleStyle::plain, "iomark"));
   EXPECT_EQ(spdlog::get_level(), spdlog::level::debug);
-  ASSERT_TRUE(start_logging({"", "", 0, 2}, ConsoleStyle::plain));
+  ASSERT_TRUE(start_logging({"", "", 0, 2}, ConsoleStyle::plain, "iomark"));
   EXPECT_EQ(spdlog::get_level(), spdlog::level::trace);
 }
 
 TEST_F(LoggingTest, AnExplicitLevelWinsAndAnUnknownOneIsRefused) {
-  ASSERT_TRUE(start_logging({"error", "", 0, 2}, ConsoleStyle::plain));
+  ASSERT_TRUE(start_logging({"error", "", 0, 2}, ConsoleStyle::plain, "iomark"));
   EXPECT_EQ(spdlog::get_level(), spdlog::level::err);
-  const auto refused = start_logging({"loud", "", 0, 0}, ConsoleStyle::plain);
+  const auto refused = start_logging({"loud", "", 0, 0}, ConsoleStyle::plain, "iomark");
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code(), ErrorCode::invalid_argument);
   EXPECT_EQ(refused.error().field(), "--log-level");
@@ -87,7 +87,7 @@ TEST_F(LoggingTest, AnExplicitLevelWinsAndAnUnknownOneIsRefused) {
 TEST_F(LoggingTest, TheLogFileGetsTimestampedLevelledLinesAtTheChosenLevel) {
   const auto file = dir_ / "agent.log";
   capture_stderr(dir_ / "stderr");
-  ASSERT_TRUE(start_logging({"info", file.string(), 0, 0}, ConsoleStyle::timestamped));
+  ASSERT_TRUE(start_logging({"info", file.string(), 0, 0}, ConsoleStyle::timestamped, "iomark-agent"));
   spdlog::debug("hidden detail");
   spdlog::warn("disk {} is slow", "sdb");
   restore_stderr();
@@ -100,20 +100,20 @@ TEST_F(LoggingTest, TheLogFileGetsTimestampedLevelledLinesAtTheChosenLevel) {
 TEST_F(LoggingTest, ALogFileThatCannotBeOpenedIsAnError) {
   const auto blocker = dir_ / "not-a-directory";
   std::ofstream(blocker) << "x";
-  const auto failed = start_logging({"", (blocker / "agent.log").string(), 0, 0}, ConsoleStyle::plain);
+  const auto failed = start_logging({"", (blocker / "agent.log").string(), 0, 0}, ConsoleStyle::plain, "iomark");
   ASSERT_FALSE(failed);
   EXPECT_EQ(failed.error().code(), ErrorCode::io_error);
 }
 
-TEST_F(LoggingTest, PlainStyleShowsInfoAsIsAndNamesOtherLevels) {
+TEST_F(LoggingTest, PlainStyleShowsInfoAsIsAndNamesTheProgramBeforeOtherLevels) {
   const auto captured = dir_ / "stderr";
   capture_stderr(captured);
-  ASSERT_TRUE(start_logging({}, ConsoleStyle::plain));
+  ASSERT_TRUE(start_logging({}, ConsoleStyle::plain, "iomark"));
   spdlog::info("run 1/1");
   spdlog::warn("slow");
   spdlog::error("gone");
   restore_stderr();
-  EXPECT_EQ(read_all(captured), "run 1/1\nwarning: slow\nerror: gone\n");
+  EXPECT_EQ(read_all(captured), "run 1/1\niomark: warning: slow\niomark: gone\n");
 }
 
 TEST_F(LoggingTest, UnderTheJournalLinesCarryPrioritiesAndNoTimestamps) {
@@ -121,7 +121,7 @@ TEST_F(LoggingTest, UnderTheJournalLinesCarryPrioritiesAndNoTimestamps) {
   capture_stderr(captured);
   ::setenv("JOURNAL_STREAM", device_and_inode(captured).c_str(), 1);
   EXPECT_TRUE(stderr_is_journal());
-  ASSERT_TRUE(start_logging({"debug", "", 0, 0}, ConsoleStyle::timestamped));
+  ASSERT_TRUE(start_logging({"debug", "", 0, 0}, ConsoleStyle::timestamped, "iomark-agent"));
   spdlog::debug("probing engines");
   spdlog::info("listening");
   spdlog::warn("refused");

@@ -22,18 +22,19 @@ struct LogOptions {
 // way to journald priority prefixes ("<3>...") without timestamps: the journal adds its own.
 enum class ConsoleStyle {
   timestamped,  // a daemon's stderr: "2026-11-25 13:02:17.123 info  listening on ..."
-  plain,        // a command's stderr: the message alone, "warning: "/"error: " before those
+  plain,        // a command's stderr: info as it is, "PROGRAM: warning: ..." and "PROGRAM: ..." (errors)
 };
 
 // Registers --log-level, --log-file, -q and -v on `app` (call it before adding subcommands:
 // they then take the flags too), and starts logging in `style_of()` once the command line is
 // parsed, before any command runs. A log file that cannot be opened is reported and thrown as
 // CLI::RuntimeError carrying ExitCode::bad_input: catch it before CLI::ParseError.
-void add_log_options(CLI::App& app, LogOptions& options, std::function<ConsoleStyle()> style_of);
+void add_log_options(CLI::App& app, LogOptions& options, std::string program, std::function<ConsoleStyle()> style_of);
 
 // Makes the default spdlog logger write to stderr (and the file) at the chosen level.
 // invalid_argument for an unknown level; io_error when the file cannot be opened.
-[[nodiscard]] Result<void> start_logging(const LogOptions& options, ConsoleStyle style);
+// `program` ("iomark") starts the plain style's warnings and errors, as Unix tools do.
+[[nodiscard]] Result<void> start_logging(const LogOptions& options, ConsoleStyle style, const std::string& program);
 
 // True when stderr is the stream systemd's JOURNAL_STREAM ("DEVICE:INODE") names, as
 // sd_journal_stream_fd's readers are told to check (a child of a service inherits the
