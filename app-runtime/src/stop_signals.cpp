@@ -3,12 +3,21 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <spdlog/spdlog.h>
 
 #include "iomark/common/exit_code.hpp"
 
 namespace iomark::app_runtime {
+
+namespace {
+
+// coreutils' timeout sends its signal to the program and then to the program's process group,
+// so one stop arrives twice within microseconds: a repeat this soon is the same request.
+constexpr auto kSameRequest = std::chrono::milliseconds(500);
+
+}  // namespace
 
 StopSignals::StopSignals() {
   // A shell starts background jobs with SIGINT ignored, and an ignored signal never reaches
@@ -37,10 +46,12 @@ std::stop_token StopSignals::request_stop_on(Observer observer) {
 }
 
 void StopSignals::wait_for_signals() {
+  std::chrono::steady_clock::time_point first_at;
   for (;;) {
     int received = 0;
     if (sigwait(&signals_, &received) != 0) continue;
     if (done_) return;
+    if (first_signal_ != 0 && std::chrono::steady_clock::now() - first_at < kSameRequest) continue;
     if (!stopping_wanted_ || first_signal_ != 0) {
       // Nothing to finish, or asked twice: leave now. Flushed first, so the log says why.
       spdlog::warn("SIG{}: exiting at once", sigabbrev_np(received));
@@ -48,6 +59,7 @@ void StopSignals::wait_for_signals() {
       std::_Exit(exit_code_for_signal(received));
     }
     first_signal_ = received;
+    first_at = std::chrono::steady_clock::now();
     if (observer_) observer_(received);
     source_.request_stop();
   }

@@ -110,4 +110,14 @@ for signal in INT TERM; do
   fi
 done
 
+# `timeout` signals the program and then its process group: one stop, delivered twice, must
+# still end with the results written (timeout itself then exits 124).
+name=timeout_TERM
+timeout -s TERM 4 "$iomark" run --target "$work/data" --size 16M --engine null --time 60 \
+  --results "$work/$name.csv" --json "$work/$name.json" >"$work/$name.out" 2>"$work/$name.err"
+status=$?
+check "$name: timeout ends the series (got $status)" test "$status" -eq 124
+results_aborted "$name"
+check "$name: the summary is printed" grep -q '^samples: ' "$work/$name.out"
+
 finish "stop signals"

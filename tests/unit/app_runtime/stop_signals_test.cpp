@@ -56,11 +56,27 @@ TEST_F(StopSignalsTest, TheSecondSignalExitsAtOnce) {
         const auto stop = signals.request_stop_on();
         ::kill(::getpid(), SIGINT);
         for (int i = 0; i < 500 && !stop.stop_requested(); ++i) std::this_thread::sleep_for(10ms);
+        std::this_thread::sleep_for(600ms);
         ::kill(::getpid(), SIGTERM);
         std::this_thread::sleep_for(5s);  // the work a stop request did not end in time
         std::exit(99);
       },
       ::testing::ExitedWithCode(exit_code_for_signal(SIGTERM)), "");
+}
+
+TEST_F(StopSignalsTest, ASignalRepeatedAtOnceIsTheSameRequest) {
+  // As `timeout` delivers it: to the process, then to its process group.
+  EXPECT_EXIT(
+      {
+        StopSignals signals;
+        const auto stop = signals.request_stop_on();
+        ::kill(::getpid(), SIGTERM);
+        for (int i = 0; i < 500 && !stop.stop_requested(); ++i) std::this_thread::sleep_for(10ms);
+        ::kill(::getpid(), SIGTERM);
+        std::this_thread::sleep_for(1s);
+        std::exit(stop.stop_requested() ? 0 : 99);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST_F(StopSignalsTest, ThreadsStartedLaterDoNotTakeTheSignal) {

@@ -25,7 +25,8 @@ class StopSignals {
   StopSignals& operator=(const StopSignals&) = delete;
 
   // From now on the first signal requests a stop on the returned token (after telling
-  // `observer`); a second one ends the process at once. Call once, before the work it ends.
+  // `observer`); a second one, 500 ms or more later, ends the process at once (one sooner is
+  // the same request delivered twice, as `timeout` does). Call once, before the work it ends.
   [[nodiscard]] std::stop_token request_stop_on(Observer observer = {});
 
   // The first signal taken once stops were requested; 0 while none came.
