@@ -4,10 +4,16 @@
 #include "engines_command.hpp"
 #include "iomark/run_options/bash_completion.hpp"
 #include "iomark/run_options/run_flags.hpp"
+#include <spdlog/spdlog.h>
+
+#include "iomark/app_runtime/logging.hpp"
+#include "iomark/app_runtime/stop_signals.hpp"
+#include "iomark/common/exit_code.hpp"
 #include "run_local.hpp"
 #include "serve.hpp"
 
 int main(int argc, char** argv) {
+  iomark::app_runtime::StopSignals stop_signals;  // first: before any thread exists
   CLI::App app{"iomark-agent: the load generator of iomark (IOmeter's dynamo)"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", "iomark-agent " IOMARK_VERSION);
@@ -16,6 +22,13 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt name is an error, not ignored
   int exit_code = 0;
+  // The daemon's lines carry timestamps; run-local's read as a command's output.
+  iomark::app_runtime::LogOptions log_options;
+  CLI::App* run_local = nullptr;
+  iomark::app_runtime::add_log_options(app, log_options, "iomark-agent", [&run_local] {
+    return run_local != nullptr && run_local->parsed() ? iomark::app_runtime::ConsoleStyle::plain
+                                                       : iomark::app_runtime::ConsoleStyle::timestamped;
+  });
 
   // Daemon mode, with dynamo's habits: -i controller, -m own address, -n manager name.
   iomark::agent_app::ServeOptions serve;
@@ -36,7 +49,7 @@ int main(int argc, char** argv) {
                "Allow writing to block devices that are mounted, partitioned or formatted");
 
   iomark::agent_app::RunLocalOptions local;
-  auto* run_local = app.add_subcommand("run-local", "Run one test on this host, without a controller");
+  run_local = app.add_subcommand("run-local", "Run one test on this host, without a controller");
   iomark::run_options::add_run_flags(*run_local, local.run, iomark::run_options::FrontEnd::agent_run_local);
   run_local->add_option("--cpus", local.cpus, "CPUs to pin workers to, in order (default: worker i on CPU i)")
       ->type_name("CPU[,CPU...]")
@@ -45,22 +58,27 @@ int main(int argc, char** argv) {
   run_local->add_flag("--allow-destructive", local.allow_destructive,
                       "Allow writing to block devices that are mounted, partitioned or formatted")
       ->group(std::string(iomark::run_options::kWorkloadGroup));
-  run_local->callback([&] { exit_code = iomark::agent_app::run_local(local); });
+  run_local->callback([&] { exit_code = iomark::agent_app::run_local(local, stop_signals); });
 
   auto* engines = app.add_subcommand("engines", "List the I/O engines that work on this host, and why the others do not");
   engines->callback([&] { exit_code = iomark::agent_app::list_engines(); });
   iomark::run_options::add_completion_command(app);
 
   app.callback([&] {
-    if (app.get_subcommands().empty()) exit_code = iomark::agent_app::serve(serve);
+    if (!app.get_subcommands().empty()) return;
+    const auto stop = stop_signals.request_stop_on(
+        [](int signal_number) { spdlog::info("stopping on SIG{}", sigabbrev_np(signal_number)); });
+    exit_code = iomark::agent_app::serve(serve, stop);
   });
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& success) {
     return app.exit(success);
+  } catch (const CLI::RuntimeError& failed) {  // reported where it was thrown
+    return failed.get_exit_code();
   } catch (const CLI::ParseError& error) {
     app.exit(error);
-    return 2;
+    return iomark::to_int(iomark::ExitCode::usage);
   }
   return exit_code;
 }

@@ -4,12 +4,15 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fmt/format.h>
 #include <iostream>
+#include <spdlog/spdlog.h>
 #include <thread>
 
 #include "iomark/common/host_name.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/agent/run_session.hpp"
+#include "iomark/common/exit_code.hpp"
 #include "iomark/common/units.hpp"
 #include "iomark/results/durable_append.hpp"
 #include "iomark/results/results_csv.hpp"
@@ -21,12 +24,9 @@ namespace iomark::agent_app {
 
 namespace {
 
-constexpr int kExitFailure = 1;
-constexpr int kExitBadInput = 3;
-
 int bad_input(const Error& error) {
-  std::cerr << "iomark-agent: " << error.describe() << '\n';
-  return kExitBadInput;
+  spdlog::error("{}", error.describe());
+  return to_int(ExitCode::bad_input);
 }
 
 Result<access_specs::AccessSpec> chosen_spec(const run_options::RunFlags& flags) {
@@ -83,19 +83,24 @@ Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const
   return assignment;
 }
 
-// Waits `seconds`, showing progress: a rewritten line on a terminal, a line every 10 s
-// otherwise. During recording the line carries live IOPS and MB/s.
-void wait_with_progress(agent::RunSession& session, std::string_view phase, std::uint32_t seconds,
-                        bool recording) {
-  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+// Waits `seconds` or until a stop request, showing progress: a rewritten line on a terminal,
+// a line every 10 s otherwise (at info level, so -q hides it). During recording the line
+// carries live IOPS and MB/s.
+void wait_with_progress(agent::RunSession& session, std::string_view phase, std::uint32_t seconds, bool recording,
+                        const std::stop_token& stop) {
+  const bool terminal = ::isatty(STDERR_FILENO) != 0 && spdlog::should_log(spdlog::level::info);
+  constexpr auto kStopCheck = std::chrono::milliseconds(50);
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t previous_ios = 0;
   std::uint64_t previous_bytes = 0;
   for (std::uint32_t elapsed = 1; elapsed <= seconds; ++elapsed) {
-    std::this_thread::sleep_until(start + std::chrono::seconds(elapsed));
-    if (session.failure()) return;
+    const auto until = start + std::chrono::seconds(elapsed);
+    while (std::chrono::steady_clock::now() < until && !stop.stop_requested()) {
+      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(kStopCheck, until - std::chrono::steady_clock::now()));
+    }
+    if (session.failure() || stop.stop_requested()) break;
     if (!terminal && elapsed % 10 != 0 && elapsed != seconds) continue;
-    std::string line = std::string(phase) + " " + std::to_string(elapsed) + "/" + std::to_string(seconds) + " s";
+    std::string line = fmt::format("{} {}/{} s", phase, elapsed, seconds);
     if (recording) {
       std::uint64_t ios = 0;
       std::uint64_t bytes = 0;
@@ -106,23 +111,21 @@ void wait_with_progress(agent::RunSession& session, std::string_view phase, std:
         }
       }
       const double interval = terminal ? 1.0 : (elapsed % 10 == 0 ? 10.0 : static_cast<double>(elapsed % 10));
-      char figures[96];
-      std::snprintf(figures, sizeof figures, ": %.0f IOPS, %.1f MB/s", static_cast<double>(ios - previous_ios) / interval,
-                    static_cast<double>(bytes - previous_bytes) / 1e6 / interval);
-      line += figures;
+      line += fmt::format(": {:.0f} IOPS, {:.1f} MB/s", static_cast<double>(ios - previous_ios) / interval,
+                          static_cast<double>(bytes - previous_bytes) / 1e6 / interval);
       previous_ios = ios;
       previous_bytes = bytes;
     }
-    std::cerr << (terminal ? "\r\033[K" : "") << line << (terminal ? "" : "\n") << std::flush;
+    if (terminal) {
+      std::cerr << "\r\033[K" << line << std::flush;
+    } else {
+      spdlog::info("{}", line);
+    }
   }
   if (terminal && seconds > 0) std::cerr << '\n';
 }
 
-std::string milliseconds(Nanoseconds latency) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", static_cast<double>(latency.count()) / 1e6);
-  return text;
-}
+std::string milliseconds(Nanoseconds latency) { return fmt::format("{:.3f}", static_cast<double>(latency.count()) / 1e6); }
 
 void print_summary(std::FILE* out, const results::RunSummary& summary, const results::RunResults& run,
                    double busy_cpu_seconds) {
@@ -146,7 +149,7 @@ void print_summary(std::FILE* out, const results::RunSummary& summary, const res
 
 }  // namespace
 
-int run_local(const RunLocalOptions& options) {
+int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_signals) {
   const auto& flags = options.run;
   const auto spec = chosen_spec(flags);
   if (!spec) return bad_input(spec.error());
@@ -161,7 +164,7 @@ int run_local(const RunLocalOptions& options) {
 
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
   auto session = agent::RunSession::prepare(
-      *assignment, *policy, [](const std::string& notice) { std::cerr << notice << '\n'; },
+      *assignment, *policy, [](const std::string& notice) { spdlog::info("{}", notice); },
       [terminal](Bytes done, Bytes total) {
         if (!terminal && done != total) return;
         std::cerr << (terminal ? "\r\033[K" : "") << "  " << format_size(done) << " of " << format_size(total)
@@ -173,14 +176,23 @@ int run_local(const RunLocalOptions& options) {
   run.info.description = flags.description.empty() ? "iomark-agent run-local" : flags.description;
   run.info.queue_depth = *queue_depth;
   run.info.specs = {*spec};
+  // From here a signal ends the run early; what was measured is still summed up and written.
+  const auto stop = stop_signals.request_stop_on([](int signal_number) {
+    spdlog::warn("SIG{}: ending the run now and writing its results (a second signal exits at once)",
+                 sigabbrev_np(signal_number));
+  });
   if (auto started = (*session)->start(); !started) {
-    std::cerr << "iomark-agent: " << started.error().describe() << '\n';
-    return kExitFailure;
+    spdlog::error("{}", started.error().describe());
+    return to_int(ExitCode::run_failed);
   }
-  wait_with_progress(**session, "ramp-up", flags.ramp_s.value_or(0), false);
+  spdlog::info("running: {} s ramp-up, {} s recorded", flags.ramp_s.value_or(0),
+               flags.time_s.value_or(run_options::kDefaultRunTimeS));
+  wait_with_progress(**session, "ramp-up", flags.ramp_s.value_or(0), false, stop);
   (*session)->record_on();
   run.info.start_time = results::wall_clock_now();
-  wait_with_progress(**session, "run", flags.time_s.value_or(run_options::kDefaultRunTimeS), true);
+  if (!stop.stop_requested()) {
+    wait_with_progress(**session, "run", flags.time_s.value_or(run_options::kDefaultRunTimeS), true, stop);
+  }
   (*session)->record_off();
   run.info.end_time = results::wall_clock_now();
   (*session)->stop();
@@ -195,10 +207,13 @@ int run_local(const RunLocalOptions& options) {
   const auto summary = results::summarize_run(run);
   print_summary(report, summary, run, (*session)->busy_cpu_seconds());
 
-  int exit_code = 0;
+  int exit_code = to_int(ExitCode::ok);
   if (auto failed = (*session)->failure()) {
-    std::cerr << "iomark-agent: the run stopped early: " << failed->describe() << '\n';
-    exit_code = kExitFailure;
+    spdlog::error("the run stopped early: {}", failed->describe());
+    exit_code = to_int(ExitCode::run_failed);
+  } else if (const int signal_number = stop_signals.first_signal(); signal_number != 0) {
+    spdlog::warn("the run was stopped by SIG{}", sigabbrev_np(signal_number));
+    exit_code = exit_code_for_signal(signal_number);
   }
   results::SeriesInfo series{access_specs::TestType::normal, run.info.description, run.info.start_time,
                              access_specs::RecordResults::all, IOMARK_VERSION};
@@ -207,8 +222,8 @@ int run_local(const RunLocalOptions& options) {
     results::ResultsCsvAppender appender;
     const auto text = appender.begin_series(series) + appender.append_run(run, summary) + appender.end_series(outcome);
     if (auto appended = results::append_durably(flags.results_csv, text); !appended) {
-      std::cerr << "iomark-agent: " << appended.error().describe() << '\n';
-      exit_code = kExitFailure;
+      spdlog::error("{}", appended.error().describe());
+      exit_code = to_int(ExitCode::bad_input);
     }
   }
   if (json_to_stdout) {
@@ -217,8 +232,8 @@ int run_local(const RunLocalOptions& options) {
   } else if (!flags.results_json.empty()) {
     const results::SeriesResults all{series, std::nullopt, {run}, outcome};
     if (auto written = results::replace_durably(flags.results_json, results::write_results_json(all)); !written) {
-      std::cerr << "iomark-agent: " << written.error().describe() << '\n';
-      exit_code = kExitFailure;
+      spdlog::error("{}", written.error().describe());
+      exit_code = to_int(ExitCode::bad_input);
     }
   }
   return exit_code;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "iomark/run_options/run_flags.hpp"
+#include "iomark/app_runtime/stop_signals.hpp"
 
 namespace iomark::agent_app {
 
@@ -15,7 +16,9 @@ struct RunLocalOptions {
   std::vector<std::string> cpus;  // CPUs to pin workers to, in order; empty = one per CPU
 };
 
-// Runs and prints the summary; returns the process exit code (0, 1 failure, 3 bad input).
-int run_local(const RunLocalOptions& options);
+// Runs and prints the summary; returns the process exit code (iomark::ExitCode; after a
+// SIGINT or SIGTERM, which ends the run early, exit_code_for_signal() once the summary and the
+// results files, marked aborted, are written).
+int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_signals);
 
 }  // namespace iomark::agent_app

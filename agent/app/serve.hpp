@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,8 @@ struct ServeOptions {
   bool allow_destructive{false};
 };
 
-// Runs until SIGINT or SIGTERM; returns the process exit code.
-int serve(const ServeOptions& options);
+// Serves controllers until `stop` is requested (SIGINT or SIGTERM); returns the process exit
+// code (iomark::ExitCode). Logs through spdlog's default logger.
+int serve(const ServeOptions& options, std::stop_token stop);
 
 }  // namespace iomark::agent_app

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QStringList>
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -12,6 +13,11 @@
 #include <string_view>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
+#include "iomark/app_runtime/logging.hpp"
+#include "iomark/app_runtime/stop_signals.hpp"
+#include "iomark/common/exit_code.hpp"
 #include "iomark/controller/heap_arenas.hpp"
 #include "iomark/gui/main_window.hpp"
 #include "iomark/run_options/run_flags.hpp"
@@ -71,6 +77,7 @@ std::vector<std::string> without_qt_options(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  iomark::app_runtime::StopSignals stop_signals;  // first: before any thread exists
   iomark::controller::limit_heap_arenas();
   // Parsed before QApplication exists, so --help and --version work without a display.
   CLI::App app{"iomark-gui: the iomark controller, IOmeter's workflow, iomark's engine.", "iomark-gui"};
@@ -86,6 +93,9 @@ int main(int argc, char** argv) {
       ->excludes(listen)
       ->group(connection_group);
   iomark::run_options::add_connection_flags(app, flags.connection, iomark::run_options::Peer::agents);
+  iomark::app_runtime::LogOptions log_options;
+  iomark::app_runtime::add_log_options(app, log_options, "iomark-gui",
+                                       [] { return iomark::app_runtime::ConsoleStyle::timestamped; });
   auto ours = without_qt_options(argc, argv);
   std::reverse(ours.begin(), ours.end());  // CLI11 takes the arguments last first
   try {
@@ -94,19 +104,25 @@ int main(int argc, char** argv) {
     return app.exit(success);
   } catch (const CLI::ParseError& error) {
     app.exit(error);
-    return 2;
+    return iomark::to_int(iomark::ExitCode::usage);
   }
 
   // TLS asked for and not usable must not become plain TCP: refuse, as iomark run does.
   auto tls = iomark::transport::load_tls(flags.connection.tls_cert, flags.connection.tls_key, flags.connection.tls_ca);
   if (!tls) {
-    std::cerr << "iomark-gui: " << tls.error().describe() << '\n';
-    return 3;
+    spdlog::error("{}", tls.error().describe());
+    return iomark::to_int(iomark::ExitCode::bad_input);
   }
 
   QApplication application(argc, argv);
   QApplication::setApplicationName(QStringLiteral("iomark-gui"));
   QApplication::setApplicationVersion(QStringLiteral(IOMARK_VERSION));
+  // SIGINT or SIGTERM closes the window as the menu would; quit() is queued, so it runs on
+  // the UI thread.
+  (void)stop_signals.request_stop_on([](int signal_number) {
+    spdlog::info("SIG{}: quitting", sigabbrev_np(signal_number));
+    QMetaObject::invokeMethod(QCoreApplication::instance(), &QCoreApplication::quit, Qt::QueuedConnection);
+  });
   auto options = window_options(flags);
   options.tls = std::move(*tls);
   iomark::gui::MainWindow window(std::move(options));

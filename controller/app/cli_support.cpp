@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <iostream>
+#include <spdlog/spdlog.h>
 
 namespace iomark::cli {
 
@@ -50,8 +50,8 @@ Result<std::string> read_text_file(const std::string& path) {
 }
 
 int report(const Error& error) {
-  std::cerr << "iomark: " << error.describe() << '\n';
-  return static_cast<int>(ExitCode::bad_input);
+  spdlog::error("{}", error.describe());
+  return to_int(ExitCode::bad_input);
 }
 
 }  // namespace iomark::cli

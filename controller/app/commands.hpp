@@ -7,6 +7,7 @@
 #include <string>
 
 #include "iomark/icf/icf.hpp"
+#include "iomark/app_runtime/stop_signals.hpp"
 
 namespace iomark::cli {
 
@@ -17,6 +18,7 @@ void print_warnings(const std::string& path, const icf::IcfImport& imported);
 void add_icf_commands(CLI::App& app, int& exit_code);
 void add_specs_commands(CLI::App& app, int& exit_code);
 void add_results_commands(CLI::App& app, int& exit_code);
-void add_run_command(CLI::App& app, int& exit_code);
+// A series ends early on the first SIGINT or SIGTERM `stop_signals` takes.
+void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& stop_signals);
 
 }  // namespace iomark::cli

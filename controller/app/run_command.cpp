@@ -1,12 +1,12 @@
 // iomark run: a series on the embedded agent, on agents that log in, or on listening agents.
 #include <unistd.h>
 
-#include <csignal>
 #include <filesystem>
-#include <cstdio>
+#include <fmt/format.h>
 #include <iostream>
 #include <memory>
 #include <ostream>
+#include <spdlog/spdlog.h>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
@@ -49,37 +49,29 @@ struct RunOptions {
   std::string on_agent_loss{"stop"};
 };
 
-// Stops the series on Ctrl-C; a second Ctrl-C kills as usual.
-std::stop_source* interrupt_target = nullptr;
-extern "C" void on_interrupt(int) {
-  if (interrupt_target != nullptr) interrupt_target->request_stop();
-  std::signal(SIGINT, SIG_DFL);
-}
-
-// The console: a rewritten status line on a terminal, plain lines otherwise.
+// The console: a rewritten status line on a terminal, log lines otherwise (and always in the
+// log file), so -q silences the progress and --log-file keeps it.
 class ConsoleObserver final : public controller::SeriesObserver {
  public:
-  ConsoleObserver() : terminal_(::isatty(STDERR_FILENO) != 0) {}
+  ConsoleObserver() : terminal_(::isatty(STDERR_FILENO) != 0 && spdlog::should_log(spdlog::level::info)) {}
 
   void notice(const std::string& message) override { line(message, true); }
 
   void run_started(std::size_t index, std::size_t count, const controller::RunPlan& run) override {
-    line("run " + std::to_string(index + 1) + "/" + std::to_string(count) + ": " + run.label, true);
+    line(fmt::format("run {}/{}: {}", index + 1, count, run.label), true);
   }
 
   void live(const controller::LiveFigures& figures) override {
-    char text[256];
+    std::string text;
     if (figures.phase == controller::LivePhase::preparing) {
-      std::snprintf(text, sizeof text, "  preparing test files: %s of %s",
-                    format_size(Bytes(static_cast<std::uint64_t>(figures.elapsed_s))).c_str(),
-                    format_size(Bytes(static_cast<std::uint64_t>(figures.phase_s))).c_str());
+      text = fmt::format("  preparing test files: {} of {}", format_size(Bytes(static_cast<std::uint64_t>(figures.elapsed_s))),
+                         format_size(Bytes(static_cast<std::uint64_t>(figures.phase_s))));
     } else {
-      std::snprintf(text, sizeof text,
-                    "  run %zu/%zu %s %s %.0f/%.0f s: %.0f IOPS, %.1f MB/s, avg %.3f ms, p99 %.3f ms, ETA %.0f s",
-                    figures.run_index + 1, figures.run_count, figures.run->label.c_str(),
-                    figures.phase == controller::LivePhase::ramp_up ? "ramp-up" : "recording", figures.elapsed_s,
-                    figures.phase_s, figures.iops, figures.mb_per_s, figures.average_ms, figures.p99_ms,
-                    figures.remaining_s);
+      text = fmt::format("  run {}/{} {} {} {:.0f}/{:.0f} s: {:.0f} IOPS, {:.1f} MB/s, avg {:.3f} ms, p99 {:.3f} ms, ETA {:.0f} s",
+                         figures.run_index + 1, figures.run_count, figures.run->label,
+                         figures.phase == controller::LivePhase::ramp_up ? "ramp-up" : "recording", figures.elapsed_s,
+                         figures.phase_s, figures.iops, figures.mb_per_s, figures.average_ms, figures.p99_ms,
+                         figures.remaining_s);
     }
     // Without a terminal, one line every 10 s is enough for a log.
     if (!terminal_ && ++live_lines_ % 10 != 0) return;
@@ -88,11 +80,10 @@ class ConsoleObserver final : public controller::SeriesObserver {
 
   void run_finished(std::size_t, const results::RunResults&, const results::RunSummary& summary) override {
     const auto& all = summary.all;
-    char text[256];
-    std::snprintf(text, sizeof text, "  done: %.0f IOPS, %.2f MB/s, avg %.3f ms, max %.3f ms, %llu errors",
-                  all.rates.iops, all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
-                  static_cast<unsigned long long>(all.counters.error_count()));
-    line(text, true);
+    line(fmt::format("  done: {:.0f} IOPS, {:.2f} MB/s, avg {:.3f} ms, max {:.3f} ms, {} errors", all.rates.iops,
+                     all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
+                     all.counters.error_count()),
+         true);
   }
 
   void run_failed(std::size_t, const controller::RunPlan&, const Error& error) override {
@@ -100,12 +91,10 @@ class ConsoleObserver final : public controller::SeriesObserver {
   }
 
  private:
+  // A kept line is logged; a passing one (live figures on a terminal) only rewrites the status line.
   void line(const std::string& text, bool keep) {
-    if (terminal_) {
-      std::cerr << "\r\033[K" << text << (keep ? "\n" : "") << std::flush;
-    } else {
-      std::cerr << text << '\n';
-    }
+    if (terminal_) std::cerr << "\r\033[K" << (keep ? "" : text) << std::flush;
+    if (keep || !terminal_) spdlog::info("{}", text);
   }
 
   bool terminal_;
@@ -142,10 +131,10 @@ std::string engine_name(const run_options::RunFlags& flags) { return flags.engin
 class ConsoleManagerEvents final : public controller::ManagerEvents {
  public:
   void manager_joined(const controller::ManagerLink& link) override {
-    std::cerr << "manager '" << link.name() << "' (" << link.peer().endpoint << ", " << link.inventory().cpu_count
-              << " CPUs, " << link.peer().build << ")\n";
+    spdlog::info("manager '{}' ({}, {} CPUs, {})", link.name(), link.peer().endpoint, link.inventory().cpu_count,
+                 link.peer().build);
   }
-  void manager_refused(const Error& error) override { std::cerr << "refused: " << error.describe() << '\n'; }
+  void manager_refused(const Error& error) override { spdlog::warn("refused: {}", error.describe()); }
 };
 
 // The managers of this series: agents dialled (--manager), agents logging in (--listen),
@@ -165,7 +154,7 @@ Result<void> connect_managers(controller::ManagerRegistry& registry, const RunOp
   auto endpoint = registry.listen(*address);
   if (!endpoint) return fail(endpoint.error());
   const auto wanted = registry.size() + std::max<std::size_t>(options.wait_managers, 1);
-  std::cerr << "waiting for " << wanted - registry.size() << " agent(s) on " << *endpoint << '\n';
+  spdlog::info("waiting for {} agent(s) on {}", wanted - registry.size(), *endpoint);
   auto arrived = registry.wait_for(wanted, std::chrono::seconds(options.wait_timeout_s));
   // Later logins would only wait for a series they are not part of.
   registry.stop_listening();
@@ -215,11 +204,26 @@ Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const
   plan_options.buffered = options.run.buffered;
   auto planned = controller::plan_series(plan, links, plan_options);
   if (!planned) return fail(Error(planned.error()).at({options.plan_file, 0}));
-  for (const auto& note : planned->notes) std::cerr << "note: " << note << '\n';
+  for (const auto& note : planned->notes) spdlog::info("note: {}", note);
   return std::move(planned->series);
 }
 
-int run(const RunOptions& options) {
+// The exit code for managers that could not be reached or refused us (see ExitCode).
+int connect_failure(const Error& error) {
+  spdlog::error("{}", error.describe());
+  switch (error.code()) {
+    case ErrorCode::io_error:
+    case ErrorCode::not_found:
+      return to_int(ExitCode::cannot_connect);
+    case ErrorCode::validation_error:
+    case ErrorCode::unsupported:
+      return to_int(ExitCode::refused);
+    default:
+      return to_int(ExitCode::bad_input);
+  }
+}
+
+int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   const auto size = parse_size(options.run.size);
   if (!size) {
     return report(Error(ErrorCode::invalid_argument, "not a size: \"" + options.run.size + "\"").in_field("--size"));
@@ -262,7 +266,7 @@ int run(const RunOptions& options) {
   controller::ManagerRegistry managers(std::move(registry_options), manager_events);
   if (auto connected = connect_managers(managers, options, plan ? existing_plan_paths(*plan) : options.run.targets);
       !connected) {
-    return report(connected.error());
+    return connect_failure(connected.error());
   }
   // An engine a manager lacks would fail every run after its test files were made.
   for (const auto* link : managers.links()) {
@@ -295,16 +299,17 @@ int run(const RunOptions& options) {
   if (!on_agent_loss) return report(on_agent_loss.error());
   series->on_agent_loss = *on_agent_loss;
 
-  std::stop_source stop;
-  interrupt_target = &stop;
-  std::signal(SIGINT, on_interrupt);
+  // From here a signal ends the series: the agents are told to stop, what was measured is
+  // written (`Aborted test`) and summed up.
+  const auto stop = stop_signals.request_stop_on([](int signal_number) {
+    spdlog::warn("SIG{}: stopping the series and writing its results (a second signal exits at once)",
+                 sigabbrev_np(signal_number));
+  });
   ConsoleObserver observer;
   auto json = JsonDestination::open(options.run.results_json);
   if (!json) return report(json.error());
   controller::ResultsRecorder recorder(options.run.results_csv, json->path(), options.run.results_timeseries);
-  const auto outcome = controller::run_series(managers.links(), *series, observer, recorder, stop.get_token());
-  interrupt_target = nullptr;
-  std::signal(SIGINT, SIG_DFL);
+  const auto outcome = controller::run_series(managers.links(), *series, observer, recorder, stop);
 
   // With --json - standard output carries the JSON alone; the report moves to stderr.
   std::ostream& out = json->to_standard_output() ? std::cerr : std::cout;
@@ -316,20 +321,24 @@ int run(const RunOptions& options) {
   if (!flags.results_timeseries.empty()) out << "time series in " << flags.results_timeseries << '\n';
   out << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
   if (auto copied = json->copy_to_standard_output(); !copied) report(copied.error());
+  if (const int signal_number = stop_signals.first_signal(); signal_number != 0) {
+    spdlog::warn("the series was stopped by SIG{}", sigabbrev_np(signal_number));
+    return exit_code_for_signal(signal_number);
+  }
   if (outcome.error) {
-    std::cerr << "iomark: the series stopped: " << outcome.error->describe() << '\n';
-    return static_cast<int>(ExitCode::failure);
+    spdlog::error("the series stopped: {}", outcome.error->describe());
+    return to_int(ExitCode::run_failed);
   }
   if (!outcome.failed_runs.empty()) {
-    std::cerr << "iomark: " << outcome.failed_runs.size() << " run(s) failed; the others are recorded\n";
-    return static_cast<int>(ExitCode::failure);
+    spdlog::error("{} run(s) failed; the others are recorded", outcome.failed_runs.size());
+    return to_int(ExitCode::run_failed);
   }
-  return static_cast<int>(ExitCode::ok);
+  return to_int(ExitCode::ok);
 }
 
 }  // namespace
 
-void add_run_command(CLI::App& app, int& exit_code) {
+void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& stop_signals) {
   auto options = std::make_shared<RunOptions>();  // lives as long as the callback reading it
   auto* command = app.add_subcommand("run", "Run a test series (embedded agent unless --manager/--listen)");
   command->footer("With PLAN.icf the plan's setup, specs, workers and targets are used; the quick flags\n"
@@ -364,7 +373,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->group(connection_group);
   run_options::add_connection_flags(*command, options->connection, run_options::Peer::agents);
-  command->callback([&exit_code, options] { exit_code = run(*options); });
+  command->callback([&exit_code, &stop_signals, options] { exit_code = run(*options, stop_signals); });
 }
 
 }  // namespace iomark::cli

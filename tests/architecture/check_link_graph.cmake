@@ -72,13 +72,19 @@ forbid(iomark_agent_core "^iomark_controller" "the agent never depends on the co
 forbid(iomark_run_options "^iomark_(agent_core|workload|targets|transport|protocol|controller|gui)"
        "the option table is declarations: both front ends and the agent use it, it uses neither")
 
-# No Qt below the GUI: only the iomark_gui* libraries and iomark-gui may reach Qt.
+# No Qt below the GUI: only the iomark_gui* libraries and iomark-gui may reach Qt. No logging
+# in any library.
 get_cmake_property(variables VARIABLES)
 foreach(variable IN LISTS variables)
   if(variable MATCHES "^id_of_(iomark.*)$")
     set(target "${CMAKE_MATCH_1}")
     if(NOT target MATCHES "gui")
       forbid(${target} "^Qt6?::" "no Qt below the GUI")
+    endif()
+    # Libraries return errors as values and report events through observers: only the
+    # programs log (spdlog), take signals and talk to systemd, through app_runtime.
+    if(target MATCHES "^iomark_" AND NOT target STREQUAL "iomark_app_runtime")
+      forbid(${target} "^(iomark_app_runtime|spdlog)" "libraries do not log; the programs do")
     endif()
   endif()
 endforeach()

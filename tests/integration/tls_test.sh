@@ -48,12 +48,12 @@ status=$?
 check "dial over TLS: controller exits 0 (got $status: $(tail -2 "$work/dial.err"))" test "$status" -eq 0
 check "dial over TLS: one run recorded with I/O" \
   test "$(awk -F, '$1 == "ALL" && $7 > 0' "$work/dial.csv" | wc -l)" = 1
-check "dial over TLS: the agent served the controller" grep -q "serving controller" "$work/agentA.log"
+check "dial over TLS: the agent served the controller" grep -q "session with controller .*: authenticated" "$work/agentA.log"
 
 # 2. A plain controller and a TLS agent refuse each other, both naming TLS.
 quick_run plain --manager "127.0.0.1:$port"
 status=$?
-check "plain controller to TLS agent: exit 3 (got $status)" test "$status" -eq 3
+check "plain controller to TLS agent: exit 5, refused (got $status)" test "$status" -eq 5
 check "plain controller: told the agent speaks TLS" grep -q "speaks TLS only and you do not speak TLS" "$work/plain.err"
 check "TLS agent: says the controller does not speak TLS" grep -q "the peer does not speak TLS" "$work/agentA.log"
 check "plain controller: nothing recorded" test ! -e "$work/plain.csv"
@@ -62,7 +62,7 @@ check "plain controller: nothing recorded" test ! -e "$work/plain.csv"
 quick_run rogue --manager "127.0.0.1:$port" \
   --tls-cert "$rogue/intruder.crt" --tls-key "$rogue/intruder.key" --tls-ca "$pki/ca.crt"
 status=$?
-check "untrusted controller certificate: exit 3 (got $status)" test "$status" -eq 3
+check "untrusted controller certificate: exit 5, refused (got $status)" test "$status" -eq 5
 check "untrusted controller: told its certificate was refused" grep -q "the peer refused our certificate" "$work/rogue.err"
 check "TLS agent: names the refused certificate" grep -q "refused the peer's certificate 'CN=intruder'" "$work/agentA.log"
 check "the agent still serves after the refusals" kill -0 "${pids[0]}"
@@ -71,7 +71,7 @@ check "the agent still serves after the refusals" kill -0 "${pids[0]}"
 start_listening_agent "$work/plain-agent.log" -n plainAgent || exit 1
 quick_run tls_to_plain --manager "127.0.0.1:$port" $(tls_of controller)
 status=$?
-check "TLS controller to plain agent: exit 3 (got $status)" test "$status" -eq 3
+check "TLS controller to plain agent: exit 5, refused (got $status)" test "$status" -eq 5
 check "TLS controller: says the agent does not speak TLS" grep -q "the peer does not speak TLS" "$work/tls_to_plain.err"
 check "plain agent: says the controller speaks TLS" grep -q "the peer speaks TLS and this agent does not" \
   "$work/plain-agent.log"

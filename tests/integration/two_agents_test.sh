@@ -80,7 +80,7 @@ head -c 48 /dev/urandom | base64 >"$work/wrong" && chmod 600 "$work/wrong"
 timeout 60 "$iomark" run --manager "127.0.0.1:$port_a" --key-file "$work/wrong" --target "$work/data" --qd 1 \
   --time 1 --results "$work/wrong.csv" >/dev/null 2>"$work/wrong.err"
 status=$?
-check "wrong key: controller exits 3" test "$status" -eq 3
+check "wrong key: controller exits 5, refused (got $status)" test "$status" -eq 5
 check "wrong key: controller says so" grep -q "authentication failed" "$work/wrong.err"
 # The agent logs the refusal on its own thread: give it a moment after the controller exits.
 check "wrong key: agent says so" wait_for "$work/agentA.log" "authentication failed" 5
@@ -90,7 +90,8 @@ check "wrong key: nothing recorded" test ! -e "$work/wrong.csv"
 timeout 60 "$iomark" run --manager "127.0.0.1:1" --key-file "$work/key" --target "$work/data" --qd 1 --time 1 \
   --results "" >/dev/null 2>"$work/none.err"
 status=$?
-check "unreachable agent: exit 3 naming the address" grep -q "127.0.0.1:1" "$work/none.err"
+check "unreachable agent: exit 4, cannot connect (got $status)" test "$status" -eq 4
+check "unreachable agent: naming the address" grep -q "127.0.0.1:1" "$work/none.err"
 
 check "both agents still running before cleanup" kill -0 "$pid_agentA" "$pid_agentB"
 finish two_agents

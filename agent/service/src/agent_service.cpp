@@ -95,7 +95,7 @@ std::vector<protocol::CpuUsage> cpu_usage_of(const std::vector<results::CpuUtili
 class Session {
  public:
   Session(const AgentServiceOptions& options, protocol::Connection& connection)
-      : options_(options), connection_(connection) {}
+      : options_(options), connection_(connection), observer_(options.observer ? *options.observer : silent_) {}
 
   ~Session() { abandon_run(); }
 
@@ -115,8 +115,12 @@ class Session {
   [[nodiscard]] std::chrono::steady_clock::time_point next_sample() const { return next_sample_; }
   [[nodiscard]] bool sampling() const { return run_ && io_started_; }
 
-  void abandon_run() {
-    if (run_) run_->stop();
+  // Stops the run, if any, and tells the observer `how` it ended.
+  void abandon_run(std::string_view how = "abandoned, results discarded") {
+    if (run_) {
+      run_->stop();
+      observer_.run_stopped(assignment_ ? assignment_->run_id : 0, how);
+    }
     run_.reset();
     io_started_ = false;
     recording_ = false;
@@ -127,6 +131,7 @@ class Session {
     (void)connection_.send(Envelope{0, request.request_id, std::move(message)});
   }
   void refuse(const Envelope& request, const Error& error) {
+    observer_.refused(protocol::message_name(request.message), error);
     reply(request, protocol::ErrorReport{protocol::ErrorKind::request_failed, sendable(error)});
   }
   void ack(const Envelope& request) { reply(request, protocol::Ack{}); }
@@ -141,6 +146,10 @@ class Session {
     if (!mapped) return refuse(request, mapped.error());
     assignment_ = assignment;
     run_assignment_ = std::move(*mapped);
+    std::size_t targets = 0;
+    for (const auto& worker : assignment.workers) targets += worker.targets.size();
+    observer_.assigned(assignment.run_id, assignment.workers.size(), targets,
+                       assignment.engine.empty() ? "auto" : assignment.engine);
     ack(request);
   }
 
@@ -153,6 +162,7 @@ class Session {
       targets::TestFileOptions file_options;
       file_options.sector_size_bytes = kPrepareSector;
       file_options.maximum_size_sectors = (target.size_bytes + kPrepareSector - 1) / kPrepareSector;
+      observer_.preparing(target.path, Bytes(target.size_bytes));
       std::stop_source cancel;
       auto last_report = std::chrono::steady_clock::time_point{};
       const auto progress = [&](Bytes done, Bytes total) {
@@ -167,6 +177,7 @@ class Session {
                                                        progress, cancel.get_token());
       if (!prepared) return refuse(request, prepared.error());
       if (prepared->outcome == targets::PrepareOutcome::cancelled) return;
+      observer_.prepared(target.path);
     }
     ack(request);
   }
@@ -188,6 +199,7 @@ class Session {
         if (!run_) return refuse(request, Error(ErrorCode::invalid_argument, "begin I/O before start"));
         if (auto started = run_->start(); !started) return refuse(request, started.error());
         io_started_ = true;
+        observer_.run_started(command.run_id);
         sequence_ = 0;
         run_started_ = std::chrono::steady_clock::now();
         last_sample_ = run_started_;
@@ -208,7 +220,7 @@ class Session {
       case protocol::Phase::stop:
         return finish(request);
       case protocol::Phase::abort:
-        abandon_run();
+        abandon_run("aborted by the controller");
         return ack(request);
     }
   }
@@ -225,7 +237,7 @@ class Session {
     if (!run_) return refuse(request, Error(ErrorCode::invalid_argument, "stop before start"));
     run_->stop();
     if (auto failed = run_->failure()) {
-      abandon_run();
+      abandon_run("failed");
       return refuse(request, *failed);
     }
     const auto manager = run_->results(manager_name());
@@ -233,7 +245,7 @@ class Session {
     results.run_id = assignment_->run_id;
     results.workers = worker_counters(manager, nullptr);
     results.cpus = cpu_usage_of(manager.cpus);
-    abandon_run();
+    abandon_run("completed");
     reply(request, std::move(results));
   }
 
@@ -285,6 +297,8 @@ class Session {
 
   const AgentServiceOptions& options_;
   protocol::Connection& connection_;
+  ServiceObserver silent_;
+  ServiceObserver& observer_;
   std::optional<protocol::Assignment> assignment_;
   std::optional<RunAssignment> run_assignment_;
   std::unique_ptr<RunSession> run_;

@@ -8,19 +8,37 @@
 #include <chrono>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iomark/common/result.hpp"
+#include "iomark/common/units.hpp"
 #include "iomark/engine/engines.hpp"
 #include "iomark/protocol/connection.hpp"
 #include "iomark/targets/safety_policy.hpp"
 
 namespace iomark::agent {
 
+// What a connection asks of the agent and how it ends, for the program to log (the service
+// itself does not log). Called on the thread running serve(); the defaults do nothing.
+class ServiceObserver {
+ public:
+  virtual ~ServiceObserver() = default;
+  virtual void assigned(std::uint64_t /*run_id*/, std::size_t /*workers*/, std::size_t /*targets*/,
+                        const std::string& /*engine*/) {}
+  virtual void preparing(const std::string& /*path*/, Bytes /*size*/) {}
+  virtual void prepared(const std::string& /*path*/) {}
+  virtual void run_started(std::uint64_t /*run_id*/) {}
+  virtual void run_stopped(std::uint64_t /*run_id*/, std::string_view /*how*/) {}
+  // A request the agent did not carry out, and why (the controller is told too).
+  virtual void refused(std::string_view /*request*/, const Error& /*why*/) {}
+};
+
 struct AgentServiceOptions {
   targets::SafetyPolicy policy;  // what this agent may touch (--allow, --allow-destructive)
   std::chrono::milliseconds sample_interval{1000};
   std::string manager_name;  // shown in results; defaults to the host name
+  ServiceObserver* observer{nullptr};  // not owned; must outlive the service; null: nobody is told
 };
 
 class AgentService {
