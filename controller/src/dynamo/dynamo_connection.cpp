@@ -117,8 +117,9 @@ Result<void> DynamoConnection::send_block(const legacy::DataBlock& block) {
 }
 
 Result<legacy::Message> DynamoConnection::receive_reply(Purpose expected) {
+  const auto deadline = expected == Purpose::stop ? kStopReplyDeadline : kLegacyReplyDeadline;
   std::array<std::byte, legacy::kMessageBytes> bytes{};
-  if (auto got = socket_.receive_exact(bytes, Clock::now() + kLegacyReplyDeadline); !got) {
+  if (auto got = socket_.receive_exact(bytes, Clock::now() + deadline); !got) {
     return fail(failure(got.error(), legacy::to_string(expected)));
   }
   auto message = legacy::decode_message(bytes);
