@@ -446,6 +446,10 @@ Result<protocol::Envelope> DynamoConnection::receive(Nanoseconds timeout) {
 void DynamoConnection::close(std::string reason) {
   std::lock_guard lock(mutex_);
   if (closed_) return;
+  // As IOmeter's GUI does when it lets a manager go: EXIT MANAGER ends the Dynamo process
+  // (a Dynamo that merely loses its channel may crash instead). Best effort, no reply.
+  (void)socket_.send_all(legacy::encode_message({Purpose::exit, legacy::kManager}),
+                         Clock::now() + std::chrono::milliseconds(200));
   closed_ = Error(ErrorCode::io_error, "Dynamo '" + peer_.name + "' (" + peer_.endpoint + "): " + reason);
   socket_.close();
 }

@@ -42,6 +42,7 @@ class DynamoConnection final : public protocol::Connection {
   [[nodiscard]] const protocol::PeerInfo& peer() const noexcept override { return peer_; }
   [[nodiscard]] Result<void> send(protocol::Envelope envelope) override;
   [[nodiscard]] Result<protocol::Envelope> receive(Nanoseconds timeout) override;
+  // Sends EXIT MANAGER (Dynamo terminates), then closes.
   void close(std::string reason = "closed locally") override;
   [[nodiscard]] bool is_open() const noexcept override;
 
