@@ -116,6 +116,15 @@ legacy::Message decode(const std::vector<std::byte>& bytes) {
   return legacy::decode_message(bytes).value();
 }
 
+// Run 7: one worker reading 4 KiB at random from `path` with `queue_depth` I/Os outstanding.
+protocol::Assignment one_worker_on(std::string path, std::uint32_t queue_depth = 1) {
+  protocol::WorkerAssignment worker;
+  worker.name = "Worker 1";
+  worker.spec = {"4K read", access_specs::DefaultAssignment::none, {{4096, 100, 100, 100, 0, 1, 0, 0}}};
+  worker.targets = {protocol::TargetAssignment{std::move(path), queue_depth}};
+  return protocol::Assignment{7, "", false, {worker}};
+}
+
 class DynamoAcceptorTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -233,14 +242,7 @@ TEST_F(DynamoAcceptorTest, DesynchronisedReplyIsANamedError) {
     (void)channel.receive(legacy::kMessageBytes);  // ADD_WORKERS
     channel.send(legacy::encode_message({legacy::Purpose::stop, 1}));
   });
-  protocol::Assignment assignment;
-  assignment.run_id = 1;
-  protocol::WorkerAssignment worker;
-  worker.name = "w";
-  worker.spec = {"s", access_specs::DefaultAssignment::none, {{4096, 100, 100, 0, 0, 1, 0, 0}}};
-  worker.targets = {protocol::TargetAssignment{"/tmp/fake"}};
-  assignment.workers = {worker};
-  const auto reply = link->request(assignment, std::chrono::duration_cast<Nanoseconds>(5s));
+  const auto reply = link->request(one_worker_on("/tmp/fake"), std::chrono::duration_cast<Nanoseconds>(5s));
   dynamo.join();
   ASSERT_FALSE(reply.has_value());
   EXPECT_NE(reply.error().message().find("desynchronised"), std::string::npos) << reply.error().describe();
@@ -253,18 +255,11 @@ TEST_F(DynamoAcceptorTest, UnknownTargetIsRefusedBeforeAnythingIsSent) {
   auto channel = log_in_and_report(command);
   ASSERT_TRUE(registry_.wait_for(1, 5s).has_value());
   auto* link = registry_.links().front();
-  protocol::Assignment assignment;
-  protocol::WorkerAssignment worker;
-  worker.name = "w";
-  worker.spec = {"s", access_specs::DefaultAssignment::none, {{4096, 100, 100, 0, 0, 1, 0, 0}}};
-  worker.targets = {protocol::TargetAssignment{"/dev/vda"}};
-  assignment.workers = {worker};
-  const auto reply = link->request(assignment, std::chrono::duration_cast<Nanoseconds>(5s));
+  const auto reply = link->request(one_worker_on("/dev/vda"), std::chrono::duration_cast<Nanoseconds>(5s));
   ASSERT_FALSE(reply.has_value());
   EXPECT_NE(reply.error().message().find("/dev/vda"), std::string::npos) << reply.error().describe();
   EXPECT_TRUE(link->is_open());
 }
-
 
 // A whole run against the stand-in: the exact legacy sequence IOmeter's GUI sends (purposes,
 // data, blocks), and REPORT_RESULTS converted from Dynamo's ticks into iomark's units.
@@ -328,12 +323,8 @@ TEST_F(DynamoAcceptorTest, RunsOneTestAsIOmeterDoesAndConvertsItsTicks) {
     }
   });
 
-  protocol::WorkerAssignment worker;
-  worker.name = "Worker 1";
-  worker.spec = {"4K read", access_specs::DefaultAssignment::none, {{4096, 100, 100, 100, 0, 1, 0, 0}}};
-  worker.targets = {protocol::TargetAssignment{"/tmp/fake", 4}};
   const auto timeout = std::chrono::duration_cast<Nanoseconds>(5s);
-  EXPECT_TRUE(link->request(protocol::Assignment{7, "", false, {worker}}, timeout).has_value());
+  EXPECT_TRUE(link->request(one_worker_on("/tmp/fake", 4), timeout).has_value());
   for (const auto phase : {protocol::Phase::start, protocol::Phase::begin_io, protocol::Phase::record_on,
                            protocol::Phase::record_off}) {
     const auto done = link->request(protocol::PhaseCommand{7, phase}, timeout);
