@@ -14,6 +14,7 @@
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/common/units.hpp"
+#include "iomark/controller/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/plan_series.hpp"
@@ -42,6 +43,7 @@ struct RunOptions {
   std::vector<std::string> target_map;  // [MANAGER:]OLD=NEW
   run_options::RunFlags run;
   std::string listen;
+  std::string legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins
   std::vector<std::string> managers;
   std::uint32_t wait_managers{0};
   std::uint32_t wait_timeout_s{30};
@@ -137,24 +139,43 @@ class ConsoleManagerEvents final : public controller::ManagerEvents {
   void manager_refused(const Error& error) override { spdlog::warn("refused: {}", error.describe()); }
 };
 
-// The managers of this series: agents dialled (--manager), agents logging in (--listen),
+// The managers of this series: agents dialled (--manager), agents logging in (--listen) and
+// Dynamo 1.1.0 processes logging in (--legacy-dynamo),
 // or, when neither is asked for, the embedded agent in this process, which may touch only
 // `allowed_paths` (what the command line or the plan names).
-Result<void> connect_managers(controller::ManagerRegistry& registry, const RunOptions& options,
-                              const std::vector<std::string>& allowed_paths) {
-  if (options.managers.empty() && options.listen.empty()) return controller::add_embedded_agent(registry, allowed_paths);
+Result<void> connect_managers(controller::ManagerRegistry& registry, controller::ManagerEvents& events,
+                              const RunOptions& options, const std::vector<std::string>& allowed_paths) {
+  if (options.managers.empty() && options.listen.empty() && options.legacy_dynamo.empty()) {
+    return controller::add_embedded_agent(registry, allowed_paths);
+  }
   for (const auto& manager : options.managers) {
     auto address = transport::parse_host_port(manager, transport::kDefaultPort);
     if (!address) return fail(Error(address.error()).in_field("--manager"));
     if (auto dialled = registry.dial(*address); !dialled) return dialled;
   }
-  if (options.listen.empty()) return {};
-  auto address = transport::parse_listen_address(options.listen, "0.0.0.0");
-  if (!address) return fail(Error(address.error()).in_field("--listen"));
-  auto endpoint = registry.listen(*address);
-  if (!endpoint) return fail(endpoint.error());
+  std::unique_ptr<controller::DynamoAcceptor> dynamos;
+  if (!options.legacy_dynamo.empty()) {
+    auto address = transport::parse_listen_address(options.legacy_dynamo, "0.0.0.0");
+    if (!address) return fail(Error(address.error()).in_field("--legacy-dynamo"));
+    auto acceptor = controller::DynamoAcceptor::start(*address, registry, events);
+    if (!acceptor) return fail(Error(acceptor.error()).in_field("--legacy-dynamo"));
+    dynamos = std::move(*acceptor);
+    spdlog::warn("the legacy IOmeter protocol has no authentication: anyone who reaches {} can register a "
+                 "Dynamo manager",
+                 dynamos->endpoint());
+  }
+  std::optional<std::string> endpoint;
+  if (!options.listen.empty()) {
+    auto address = transport::parse_listen_address(options.listen, "0.0.0.0");
+    if (!address) return fail(Error(address.error()).in_field("--listen"));
+    auto listening = registry.listen(*address);
+    if (!listening) return fail(listening.error());
+    endpoint = *listening;
+  }
+  if (!endpoint && !dynamos) return {};
   const auto wanted = registry.size() + std::max<std::size_t>(options.wait_managers, 1);
-  spdlog::info("waiting for {} agent(s) on {}", wanted - registry.size(), *endpoint);
+  if (endpoint) spdlog::info("waiting for {} agent(s) on {}", wanted - registry.size(), *endpoint);
+  if (dynamos) spdlog::info("waiting for Dynamo logins on {}", dynamos->endpoint());
   auto arrived = registry.wait_for(wanted, std::chrono::seconds(options.wait_timeout_s));
   // Later logins would only wait for a series they are not part of.
   registry.stop_listening();
@@ -248,7 +269,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   registry_options.controller_name = local_host_name();
   registry_options.build = "iomark " IOMARK_VERSION;
   // The embedded agent is this process: neither a key nor TLS stands between us.
-  const bool embedded = options.managers.empty() && options.listen.empty();
+  const bool embedded = options.managers.empty() && options.listen.empty() && options.legacy_dynamo.empty();
   const auto& connection = options.connection;
   if (!connection.insecure && !embedded) {
     auto loaded = transport::load_key(connection.key_file.empty()
@@ -264,7 +285,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   }
   ConsoleManagerEvents manager_events;
   controller::ManagerRegistry managers(std::move(registry_options), manager_events);
-  if (auto connected = connect_managers(managers, options, plan ? existing_plan_paths(*plan) : options.run.targets);
+  if (auto connected = connect_managers(managers, manager_events, options, plan ? existing_plan_paths(*plan) : options.run.targets);
       !connected) {
     return connect_failure(connected.error());
   }
@@ -360,6 +381,10 @@ void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& st
       ->group(std::string(run_options::kTimingGroup));
   const auto connection_group = std::string(run_options::kConnectionGroup);
   command->add_option("--listen", options->listen, "Wait for agents logging in on [ADDR:]PORT (dynamo: 1066)")
+      ->type_name("[ADDR:]PORT")
+      ->group(connection_group);
+  command->add_option("--legacy-dynamo", options->legacy_dynamo,
+                      "Also accept Dynamo 1.1.0 logins on [ADDR:]PORT (no authentication!)")
       ->type_name("[ADDR:]PORT")
       ->group(connection_group);
   command->add_option("--manager", options->managers, "Dial a listening agent at HOST:PORT (repeatable)")
