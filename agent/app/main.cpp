@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
 
   // Daemon mode, with dynamo's habits: -i controller, -m own address, -n manager name.
   iomark::agent_app::ServeOptions serve;
+  app.add_option("--protocol", serve.protocol, "Wire protocol: iomark, or iometer (an IOmeter 1.1.0 GUI at -i drives this agent)")
+      ->check(CLI::IsMember({"iomark", "iometer"}));
   app.add_option("-i,--controller", serve.controller, "Controller to log in to: HOST[:PORT]");
   app.add_option("-p,--port", serve.port, "The controller's port when -i names none (default 1066)");
   app.add_option("-m,--address", serve.own_address, "This agent's address, as the controller should show it");

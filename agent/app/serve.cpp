@@ -62,6 +62,7 @@ class SignalStop {
 }  // namespace
 
 int serve(const ServeOptions& options) {
+  if (options.protocol == "iometer") return serve_iometer(options);
   if (options.controller.empty() == options.listen.empty()) {
     return bad_input(Error(ErrorCode::invalid_argument,
                            "name the controller with -i HOST[:PORT], or wait for one with --listen [ADDR:]PORT "
