@@ -122,6 +122,11 @@ void LegacySession::tell(const std::string& text) const {
   if (options_.notice) options_.notice(text);
 }
 
+void LegacySession::tell_no_such_worker(std::string_view command, std::int32_t who) const {
+  tell(std::string(command) + ": worker " + std::to_string(who) + " does not exist (" + std::to_string(workers_.size()) +
+       " workers)");
+}
+
 Result<LegacyEnd> LegacySession::serve(LegacyStream& channel) {
   channel_ = &channel;
   struct DropEverything {
@@ -214,16 +219,15 @@ Result<void> LegacySession::report_targets() {
   std::vector<legacy::TargetSpec> disks;
   disks.reserve(listed_.size());
   for (const auto& target : listed_) disks.push_back(target.spec);
-  // Disks, then TCP interfaces and VI NICs: network targets over the legacy protocol are
-  // left to the network-workers issue, so those lists are empty.
-  for (const auto& list : {std::span<const legacy::TargetSpec>(disks), std::span<const legacy::TargetSpec>()}) {
+  // Disks, then TCP interfaces, then VI NICs: network targets over the legacy protocol are
+  // left to the network-workers issue, so the last two lists are empty.
+  const std::span<const legacy::TargetSpec> none;
+  for (const auto list : {std::span<const legacy::TargetSpec>(disks), none, none}) {
     auto block = legacy::encode_target_list(list);
     if (!block) return tl::unexpected(block.error());
     if (auto sent = send_block(*block); !sent) return sent;
   }
-  auto vi = legacy::encode_target_list({});
-  if (!vi) return tl::unexpected(vi.error());
-  return send_block(*vi);
+  return {};
 }
 
 Result<void> LegacySession::set_targets(std::int32_t who) {
@@ -233,8 +237,7 @@ Result<void> LegacySession::set_targets(std::int32_t who) {
   const auto slots = addressed(who);
   auto assigned = legacy::decode_target_list(*block, legacy::TargetListUse::assignment);
   if (slots.empty()) {
-    tell("SET_TARGETS: worker " + std::to_string(who) + " does not exist (" + std::to_string(workers_.size()) +
-         " workers)");
+    tell_no_such_worker("SET_TARGETS", who);
   } else if (!assigned) {
     tell("SET_TARGETS: " + assigned.error().describe());
   } else {
@@ -267,8 +270,7 @@ Result<void> LegacySession::set_access(std::int32_t who) {
   const auto slots = addressed(who);
   auto spec = legacy::decode_test_spec(*block);
   if (slots.empty()) {
-    tell("SET_ACCESS: worker " + std::to_string(who) + " does not exist (" + std::to_string(workers_.size()) +
-         " workers)");
+    tell_no_such_worker("SET_ACCESS", who);
   } else if (!spec) {
     tell("SET_ACCESS: " + spec.error().describe());
   } else {

@@ -224,6 +224,13 @@ TEST(LegacyAgent, RefusesOutOfRangeIndexesCountsAndNamesAndKeepsInStep) {
   EXPECT_NE(read_file(under_test->log()).find("'/etc [ext4]' is not a target this agent listed"), std::string::npos);
 }
 
+// The agent closed the command channel within `wait`, exited with 1 and logged `why`.
+void expect_closed_and_failed(AgentUnderTest& under_test, std::chrono::seconds wait, const std::string& why) {
+  EXPECT_TRUE(under_test.gui.channel_closed_within(wait));
+  EXPECT_EQ(under_test.agent->wait_exit(3s), 1);
+  EXPECT_NE(read_file(under_test.log()).find(why), std::string::npos) << read_file(under_test.log());
+}
+
 TEST(LegacyAgent, GarbagePurposeEndsTheSessionWithANamedError) {
   auto under_test = start_agent();
   ASSERT_TRUE(under_test);
@@ -231,10 +238,7 @@ TEST(LegacyAgent, GarbagePurposeEndsTheSessionWithANamedError) {
   const std::array<std::byte, 8> garbage{std::byte{0x55}, std::byte{0xAA}, std::byte{0x12}, std::byte{0x34},
                                          std::byte{0},    std::byte{1},    std::byte{2},    std::byte{3}};
   ASSERT_TRUE(under_test->gui.send_raw(garbage));
-  EXPECT_TRUE(under_test->gui.channel_closed_within(3s));
-  EXPECT_EQ(under_test->agent->wait_exit(3s), 1);
-  EXPECT_NE(read_file(under_test->log()).find("unknown message purpose 0x3412AA55"), std::string::npos)
-      << read_file(under_test->log());
+  expect_closed_and_failed(*under_test, 3s, "unknown message purpose 0x3412AA55");
 }
 
 TEST(LegacyAgent, ShortBlockTimesOutInsteadOfHanging) {
@@ -246,10 +250,7 @@ TEST(LegacyAgent, ShortBlockTimesOutInsteadOfHanging) {
   ASSERT_TRUE(under_test->gui.send(Purpose::set_access, 0));
   const std::vector<std::byte> part(1000);
   ASSERT_TRUE(under_test->gui.send_raw(part));  // and then nothing: the GUI stalled mid-block
-  EXPECT_TRUE(under_test->gui.channel_closed_within(8s));
-  EXPECT_EQ(under_test->agent->wait_exit(3s), 1);
-  EXPECT_NE(read_file(under_test->log()).find("SET_ACCESS: timed out after 1000 of 888840 bytes"), std::string::npos)
-      << read_file(under_test->log());
+  expect_closed_and_failed(*under_test, 8s, "SET_ACCESS: timed out after 1000 of 888840 bytes");
 }
 
 TEST(LegacyAgent, WrongVersionAnswerEndsTheAgent) {

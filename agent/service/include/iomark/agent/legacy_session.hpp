@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iomark/access_specs/access_spec.hpp"
@@ -100,6 +101,7 @@ class LegacySession {
   // The workers `who` names (an index or ALL_WORKERS); empty when it names none.
   [[nodiscard]] std::vector<WorkerSlot*> addressed(std::int32_t who);
   void tell(const std::string& text) const;
+  void tell_no_such_worker(std::string_view command, std::int32_t who) const;
 
   LegacyAgentOptions options_;
   LegacyStream* channel_{nullptr};
