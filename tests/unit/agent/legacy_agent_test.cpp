@@ -119,7 +119,7 @@ void expect_plausible(const PlanOutcome& outcome) {
 TEST(LegacyAgent, FullRunOnTempFileFollowsDynamosConversation) {
   auto under_test = start_agent();
   ASSERT_TRUE(under_test);
-  auto outcome = run_plan(under_test->gui, under_test->dir.path() / "data");
+  auto outcome = run_plan(under_test->gui, {.target = (under_test->dir.path() / "data").string()});
   ASSERT_TRUE(outcome) << outcome.error().describe() << "\n" << read_file(under_test->log());
   EXPECT_EQ(outcome->timer_resolution_hz, 1e9);
   expect_plausible(*outcome);
@@ -291,7 +291,7 @@ TEST(LegacyAgent, DifferentialConversationMatchesRealDynamo) {
   auto process = ChildProcess::spawn({"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", isolated},
                                      dir.path() / "dynamo.log", {"MNTTAB=" + mnttab.string()});
   ASSERT_TRUE(process) << process.error().describe();
-  auto dynamo_outcome = run_plan(*gui, data);
+  auto dynamo_outcome = run_plan(*gui, {.target = data.string()});
   ASSERT_TRUE(dynamo_outcome) << dynamo_outcome.error().describe() << "\n" << read_file(dir.path() / "dynamo.log");
   expect_plausible(*dynamo_outcome);
   const auto dynamo_conversation = gui->transcript();
@@ -299,7 +299,7 @@ TEST(LegacyAgent, DifferentialConversationMatchesRealDynamo) {
 
   auto under_test = start_agent();
   ASSERT_TRUE(under_test);
-  auto agent_outcome = run_plan(under_test->gui, under_test->dir.path() / "data");
+  auto agent_outcome = run_plan(under_test->gui, {.target = (under_test->dir.path() / "data").string()});
   ASSERT_TRUE(agent_outcome) << agent_outcome.error().describe() << "\n" << read_file(under_test->log());
   expect_plausible(*agent_outcome);
   EXPECT_EQ(under_test->gui.transcript(), dynamo_conversation);

@@ -230,7 +230,7 @@ Result<void> expect_ok(Result<std::int32_t> data, std::string_view what) {
 
 }  // namespace
 
-Result<PlanOutcome> run_plan(FakeGui& gui, const std::filesystem::path& directory) {
+Result<PlanOutcome> run_plan(FakeGui& gui, const Plan& plan) {
   auto info = gui.accept_login();
   if (!info) return tl::unexpected(info.error());
   PlanOutcome outcome;
@@ -240,16 +240,17 @@ Result<PlanOutcome> run_plan(FakeGui& gui, const std::filesystem::path& director
   if (!lists) return tl::unexpected(lists.error());
   auto disks = legacy::decode_target_list((*lists)[0], legacy::TargetListUse::discovery);
   if (!disks) return tl::unexpected(disks.error());
-  const std::string prefix = directory.string() + " [";
-  const auto disk = std::find_if(disks->begin(), disks->end(), [&](const auto& t) { return t.name.starts_with(prefix); });
-  if (disk == disks->end()) return fail(ErrorCode::not_found, "REPORT_TARGETS did not list " + prefix + "...]");
+  const std::string logical = plan.target + " [";
+  const auto disk = std::find_if(disks->begin(), disks->end(),
+                                 [&](const auto& t) { return t.name == plan.target || t.name.starts_with(logical); });
+  if (disk == disks->end()) return fail(ErrorCode::not_found, "REPORT_TARGETS did not list " + plan.target);
 
   auto workers = ask(gui, Purpose::add_workers, 1);
   if (auto ok = expect_ok(workers, "ADD_WORKERS 1"); !ok) return tl::unexpected(ok.error());
 
   access_specs::AccessSpec spec;
-  spec.name = "4 KiB; 67% Read; 100% random";
-  spec.lines.push_back({4096, 100, kPlanPercentReads, 100, 0, 1, 4096, 0});
+  spec.name = "plan";
+  spec.lines.push_back(plan.line);
   auto spec_block = legacy::encode_test_spec(spec);
   if (!spec_block) return tl::unexpected(spec_block.error());
   if (auto sent = gui.send(Purpose::set_access, 0); !sent) return tl::unexpected(sent.error());
@@ -264,10 +265,12 @@ Result<PlanOutcome> run_plan(FakeGui& gui, const std::filesystem::path& director
 
   legacy::TargetSpec target = *disk;
   target.type |= legacy::target_type::kActive;
-  target.queue_depth = 4;
+  target.queue_depth = plan.queue_depth;
   auto& details = std::get<legacy::DiskDetails>(target.details);
-  details.maximum_size_sectors = kPlanTestFileBytes / details.sector_size;
   details.starting_sector = 0;
+  details.maximum_size_sectors = legacy::is_type(target.type, legacy::target_type::kLogicalDisk)
+                                     ? plan.test_file_bytes / details.sector_size
+                                     : 0;  // the whole device
   auto target_block = legacy::encode_target_list(std::span(&target, 1));
   if (!target_block) return tl::unexpected(target_block.error());
   if (auto sent = gui.send(Purpose::set_targets, 0); !sent) return tl::unexpected(sent.error());
@@ -286,15 +289,15 @@ Result<PlanOutcome> run_plan(FakeGui& gui, const std::filesystem::path& director
   if (auto ok = expect_ok(ask(gui, Purpose::begin_io, legacy::kAllWorkers), "BEGIN_IO"); !ok) {
     return tl::unexpected(ok.error());
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // ramp-up
+  std::this_thread::sleep_for(plan.ramp);
   if (auto sent = gui.send(Purpose::record_on, legacy::kAllWorkers); !sent) return tl::unexpected(sent.error());
-  std::this_thread::sleep_for(std::chrono::seconds(1));
+  std::this_thread::sleep_for(plan.record / 2);
   auto update = ask_blocks(gui, Purpose::report_update, legacy::kManager, 2);
   if (!update) return tl::unexpected(update.error());
   auto update_results = legacy::decode_worker_results((*update)[1]);
   if (!update_results) return tl::unexpected(update_results.error());
   outcome.update = *update_results;
-  std::this_thread::sleep_for(std::chrono::seconds(1));
+  std::this_thread::sleep_for(plan.record - plan.record / 2);
   if (auto off = ask(gui, Purpose::record_off, legacy::kAllWorkers); !off) return tl::unexpected(off.error());
   if (auto stop = ask(gui, Purpose::stop, legacy::kAllWorkers); !stop) return tl::unexpected(stop.error());
   auto final_blocks = ask_blocks(gui, Purpose::report_results, legacy::kManager, 2);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "iomark/access_specs/access_spec.hpp"
 #include "iomark/agent/legacy_stream.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/legacy/manager_info.hpp"
@@ -76,7 +77,7 @@ class FakeGui {
   std::vector<std::string> transcript_;
 };
 
-// What one full run of the test plan (one worker, one logical disk in `directory`) gave.
+// What one full run of a plan gave.
 struct PlanOutcome {
   legacy::WorkerResults results;  // REPORT_RESULTS, the worker's block
   legacy::WorkerResults update;   // REPORT_UPDATE while recording
@@ -86,10 +87,20 @@ struct PlanOutcome {
 inline constexpr std::uint32_t kPlanPercentReads = 67;
 inline constexpr std::uint32_t kPlanTestFileBytes = 16U << 20;
 
-// Logs in, then as IOmeter does for one run: REPORT_TARGETS, ADD_WORKERS 1, SET_ACCESS
-// (4 KiB, 67 % reads, 100 % random), SET_TARGETS (the logical disk of `directory`, QD 4,
-// a 16 MiB test file), PREP_DISKS, START, BEGIN_IO, RECORD_ON, REPORT_UPDATE, RECORD_OFF,
-// STOP, REPORT_RESULTS, EXIT MANAGER. Checks each reply's block count as it goes.
-[[nodiscard]] Result<PlanOutcome> run_plan(FakeGui& gui, const std::filesystem::path& directory);
+// One worker on one disk target, one access spec line, one run.
+struct Plan {
+  std::string target;  // the first listed disk named this, or "<target> [fstype]"
+  std::uint32_t queue_depth{4};
+  access_specs::AccessSpecLine line{4096, 100, kPlanPercentReads, 100, 0, 1, 4096, 0};
+  std::uint64_t test_file_bytes{kPlanTestFileBytes};  // logical disks: the size of iobw.tst
+  std::chrono::milliseconds ramp{300};
+  std::chrono::milliseconds record{2000};  // REPORT_UPDATE comes halfway
+};
+
+// Logs in, then as IOmeter does for one run: REPORT_TARGETS, ADD_WORKERS 1, SET_ACCESS,
+// SET_TARGETS (the plan's target with its queue depth and, for a logical disk, test file
+// size), PREP_DISKS when the target is not ready, START, BEGIN_IO, RECORD_ON, REPORT_UPDATE,
+// RECORD_OFF, STOP, REPORT_RESULTS, EXIT MANAGER. Checks each reply's block count as it goes.
+[[nodiscard]] Result<PlanOutcome> run_plan(FakeGui& gui, const Plan& plan);
 
 }  // namespace iomark::test
