@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "iomark/legacy/test_spec.hpp"
 #include "legacy_fake_gui.hpp"
@@ -259,6 +260,50 @@ TEST(LegacyAgent, WrongVersionAnswerEndsTheAgent) {
   ASSERT_TRUE(under_test->gui.accept_login(FakeGui::LoginAnswer::wrong_version));
   EXPECT_EQ(under_test->agent->wait_exit(5s), 1);
   EXPECT_NE(read_file(under_test->log()).find("WRONG_VERSION"), std::string::npos) << read_file(under_test->log());
+}
+
+TEST(LegacyAgent, StopPrepareCutsPreparationShort) {
+  auto under_test = start_agent();
+  ASSERT_TRUE(under_test);
+  Plan plan{.target = (under_test->dir.path() / "data").string()};
+  // Half the free space, capped at 64 GiB: far more than is written before STOP_PREPARE,
+  // yet not refused for lack of space.
+  const auto free_bytes = fs::space(under_test->dir.path()).available;
+  if (free_bytes < (std::uint64_t{2} << 30)) GTEST_SKIP() << "needs 2 GiB free in " << under_test->dir.path();
+  plan.test_file_bytes = std::min(free_bytes / 2, std::uint64_t{64} << 30) / 4096 * 4096;
+  auto assigned = assign_plan(under_test->gui, plan);
+  ASSERT_TRUE(assigned) << assigned.error().describe() << "\n" << read_file(under_test->log());
+  ASSERT_TRUE(under_test->gui.send(Purpose::prep_disks, legacy::kAllWorkers));
+  std::this_thread::sleep_for(200ms);
+  ASSERT_TRUE(under_test->gui.send(Purpose::stop_prepare, 0));
+  auto done = under_test->gui.receive();  // within the receive deadline, not after 64 GiB
+  ASSERT_TRUE(done) << done.error().describe();
+  EXPECT_EQ(done->purpose, Purpose::prep_disks);
+  EXPECT_EQ(done->data, 1);
+  const auto test_file = under_test->dir.path() / "data" / "iobw.tst";
+  EXPECT_LT(fs::exists(test_file) ? fs::file_size(test_file) : 0, plan.test_file_bytes);
+  ASSERT_TRUE(under_test->gui.send(Purpose::exit, legacy::kManager));
+  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+}
+
+TEST(LegacyAgent, ResetLogsInAgain) {
+  auto under_test = start_agent();
+  ASSERT_TRUE(under_test);
+  ASSERT_TRUE(under_test->gui.accept_login());
+  ASSERT_TRUE(under_test->gui.send(Purpose::add_workers, 2));
+  ASSERT_TRUE(under_test->gui.receive());
+  ASSERT_TRUE(under_test->gui.send(Purpose::reset, 0));
+  EXPECT_TRUE(under_test->gui.channel_closed_within(3s));
+  ASSERT_TRUE(under_test->gui.accept_login()) << read_file(under_test->log());
+  // The workers went with the reset: results come for none of them (the manager block only).
+  ASSERT_TRUE(under_test->gui.send(Purpose::report_results, legacy::kManager));
+  ASSERT_TRUE(under_test->gui.receive_block());
+  ASSERT_TRUE(under_test->gui.send(Purpose::exit, legacy::kManager));
+  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+  const auto& said = under_test->gui.transcript();
+  EXPECT_EQ(std::count(said.begin(), said.end(), "agent: LOGIN 16777472"), 2);
+  EXPECT_EQ(said.back(), "gui: EXIT -8");
+  EXPECT_EQ(said[said.size() - 2], "agent: block 888840");
 }
 
 // The real Dynamo 1.1.0, built from ../shared into the build tree, isolated in a mount

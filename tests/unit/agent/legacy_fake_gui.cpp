@@ -230,11 +230,9 @@ Result<void> expect_ok(Result<std::int32_t> data, std::string_view what) {
 
 }  // namespace
 
-Result<PlanOutcome> run_plan(FakeGui& gui, const Plan& plan) {
+Result<AssignedPlan> assign_plan(FakeGui& gui, const Plan& plan) {
   auto info = gui.accept_login();
   if (!info) return tl::unexpected(info.error());
-  PlanOutcome outcome;
-  outcome.timer_resolution_hz = info->timer_resolution_hz;
 
   auto lists = ask_blocks(gui, Purpose::report_targets, legacy::kManager, 3);
   if (!lists) return tl::unexpected(lists.error());
@@ -279,8 +277,15 @@ Result<PlanOutcome> run_plan(FakeGui& gui, const Plan& plan) {
   if (!set) return tl::unexpected(set.error());
   if (set->data != 1) return fail(ErrorCode::validation_error, "SET_TARGETS answered " + std::to_string(set->data));
   if (auto echo = gui.receive_block(); !echo) return tl::unexpected(echo.error());
+  return AssignedPlan{*info, target};
+}
 
-  if (!details.ready) {
+Result<PlanOutcome> run_plan(FakeGui& gui, const Plan& plan) {
+  auto assigned = assign_plan(gui, plan);
+  if (!assigned) return tl::unexpected(assigned.error());
+  PlanOutcome outcome;
+  outcome.timer_resolution_hz = assigned->info.timer_resolution_hz;
+  if (!std::get<legacy::DiskDetails>(assigned->target.details).ready) {
     if (auto ok = expect_ok(ask(gui, Purpose::prep_disks, legacy::kAllWorkers), "PREP_DISKS"); !ok) {
       return tl::unexpected(ok.error());
     }

@@ -97,6 +97,14 @@ struct Plan {
   std::chrono::milliseconds record{2000};  // REPORT_UPDATE comes halfway
 };
 
+struct AssignedPlan {
+  legacy::ManagerInfo info;   // from the login
+  legacy::TargetSpec target;  // as sent in SET_TARGETS
+};
+
+// Logs in, then REPORT_TARGETS, ADD_WORKERS 1, SET_ACCESS and SET_TARGETS of run_plan.
+[[nodiscard]] Result<AssignedPlan> assign_plan(FakeGui& gui, const Plan& plan);
+
 // Logs in, then as IOmeter does for one run: REPORT_TARGETS, ADD_WORKERS 1, SET_ACCESS,
 // SET_TARGETS (the plan's target with its queue depth and, for a logical disk, test file
 // size), PREP_DISKS when the target is not ready, START, BEGIN_IO, RECORD_ON, REPORT_UPDATE,
