@@ -15,6 +15,7 @@
 
 #include "iomark/legacy/test_spec.hpp"
 #include "legacy_fake_gui.hpp"
+#include "support.hpp"
 
 namespace iomark::test {
 namespace {
@@ -55,7 +56,9 @@ struct AgentUnderTest {
 
 enum class Options : std::uint8_t { command_line, config_file };
 
-std::unique_ptr<AgentUnderTest> start_agent(Options options = Options::command_line) {
+// `more` is appended to the command line (Options::command_line).
+std::unique_ptr<AgentUnderTest> start_agent(Options options = Options::command_line,
+                                            const std::vector<std::string>& more = {}) {
   auto gui = FakeGui::listen();
   EXPECT_TRUE(gui) << gui.error().describe();
   if (!gui) return nullptr;
@@ -65,6 +68,7 @@ std::unique_ptr<AgentUnderTest> start_agent(Options options = Options::command_l
   const std::string gui_address = "127.0.0.1:" + std::to_string(under_test->gui.port());
   std::vector<std::string> argv = {IOMARK_AGENT_BINARY, "--protocol", "iometer", "-i", gui_address, "-m",
                                    "127.0.0.1",         "-n",         "legacy-test", "--allow", data.string()};
+  argv.insert(argv.end(), more.begin(), more.end());
   if (options == Options::config_file) {
     // As the packaged service is configured: every option from /etc/iomark/agent.conf.
     const auto config = under_test->dir.path() / "agent.conf";
@@ -165,14 +169,56 @@ TEST(LegacyAgent, ListsOnlyWhatAllowPermits) {
   EXPECT_EQ(under_test->agent->wait_exit(5s), 0);
 }
 
-legacy::DataBlock target_block(const std::string& name) {
+legacy::DataBlock target_block(const std::string& name, std::uint32_t type = legacy::target_type::kLogicalDisk) {
   legacy::TargetSpec target;
   target.name = name;
-  target.type = legacy::target_type::kLogicalDisk | legacy::target_type::kActive;
+  target.type = type | legacy::target_type::kActive;
   target.details = legacy::DiskDetails{};
   auto block = legacy::encode_target_list(std::span(&target, 1));
   EXPECT_TRUE(block);
   return block ? *block : legacy::make_data_block();
+}
+
+// A device carrying a file system is neither listed nor usable unless the operator passed
+// --allow-destructive, as on the iomark protocol (a loop device over a temporary file;
+// root, losetup and mkfs.ext4 only).
+TEST(LegacyAgent, FormattedDeviceNeedsAllowDestructive) {
+  if (!targets::test::have_program("mkfs.ext4")) GTEST_SKIP() << "mkfs.ext4 (e2fsprogs) is not installed";
+  targets::test::LoopDevice loop({});
+  if (!loop.attached() || !loop.error().empty()) GTEST_SKIP() << loop.error();
+  ASSERT_TRUE(loop.format_ext4(loop.device()));
+  struct Seen {
+    bool listed{};    // REPORT_TARGETS listed the device
+    bool assigned{};  // SET_TARGETS naming it answered 1
+  };
+  const auto try_device = [&](const std::vector<std::string>& more) -> Seen {
+    Seen seen;
+    auto under_test = start_agent(Options::command_line, more);
+    if (!under_test || !under_test->gui.accept_login()) return seen;
+    EXPECT_TRUE(under_test->gui.send(Purpose::report_targets, legacy::kManager));
+    auto disks = under_test->gui.receive_block();
+    EXPECT_TRUE(disks && under_test->gui.receive_block() && under_test->gui.receive_block());
+    auto listed = disks ? legacy::decode_target_list(*disks, legacy::TargetListUse::discovery)
+                        : Result<std::vector<legacy::TargetSpec>>(tl::unexpected(disks.error()));
+    seen.listed = listed && std::any_of(listed->begin(), listed->end(), [&](const auto& t) {
+                    return t.name == loop.name() && legacy::is_type(t.type, legacy::target_type::kPhysicalDisk);
+                  });
+    EXPECT_TRUE(under_test->gui.send(Purpose::add_workers, 1) && under_test->gui.receive());
+    EXPECT_TRUE(under_test->gui.send(Purpose::set_targets, 0) &&
+                under_test->gui.send_block(target_block(loop.name(), legacy::target_type::kPhysicalDisk)));
+    auto answer = under_test->gui.receive();
+    EXPECT_TRUE(answer && under_test->gui.receive_block());
+    seen.assigned = answer && answer->data == 1;
+    EXPECT_TRUE(under_test->gui.send(Purpose::exit, legacy::kManager));
+    EXPECT_EQ(under_test->agent->wait_exit(5s), 0);
+    return seen;
+  };
+  const auto refused = try_device({"--allow", loop.device()});
+  EXPECT_FALSE(refused.listed);
+  EXPECT_FALSE(refused.assigned);
+  const auto allowed = try_device({"--allow", loop.device(), "--allow-destructive"});
+  EXPECT_TRUE(allowed.listed);
+  EXPECT_TRUE(allowed.assigned);
 }
 
 TEST(LegacyAgent, RefusesOutOfRangeIndexesCountsAndNamesAndKeepsInStep) {
