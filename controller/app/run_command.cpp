@@ -12,6 +12,7 @@
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/common/units.hpp"
+#include "iomark/controller/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/plan_series.hpp"
@@ -51,6 +52,7 @@ struct RunOptions {
   std::string results_json;
   std::string results_timeseries;
   std::string listen;
+  std::string legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins
   std::vector<std::string> managers;
   std::uint32_t wait_managers{0};
   std::uint32_t wait_timeout_s{30};
@@ -162,21 +164,39 @@ class ConsoleManagerEvents final : public controller::ManagerEvents {
 // The managers of this series: agents dialled (--manager), agents logging in (--listen),
 // or, when neither is asked for, the embedded agent in this process, which may touch only
 // `allowed_paths` (what the command line or the plan names).
-Result<void> connect_managers(controller::ManagerRegistry& registry, const RunOptions& options,
-                              const std::vector<std::string>& allowed_paths) {
-  if (options.managers.empty() && options.listen.empty()) return controller::add_embedded_agent(registry, allowed_paths);
+Result<void> connect_managers(controller::ManagerRegistry& registry, controller::ManagerEvents& events,
+                              const RunOptions& options, const std::vector<std::string>& allowed_paths) {
+  if (options.managers.empty() && options.listen.empty() && options.legacy_dynamo.empty()) {
+    return controller::add_embedded_agent(registry, allowed_paths);
+  }
   for (const auto& manager : options.managers) {
     auto address = transport::parse_host_port(manager, transport::kDefaultPort);
     if (!address) return fail(Error(address.error()).in_field("--manager"));
     if (auto dialled = registry.dial(*address); !dialled) return dialled;
   }
-  if (options.listen.empty()) return {};
-  auto address = transport::parse_listen_address(options.listen, "0.0.0.0");
-  if (!address) return fail(Error(address.error()).in_field("--listen"));
-  auto endpoint = registry.listen(*address);
-  if (!endpoint) return fail(endpoint.error());
+  std::unique_ptr<controller::DynamoAcceptor> dynamos;
+  if (!options.legacy_dynamo.empty()) {
+    auto address = transport::parse_listen_address(options.legacy_dynamo, "0.0.0.0");
+    if (!address) return fail(Error(address.error()).in_field("--legacy-dynamo"));
+    auto acceptor = controller::DynamoAcceptor::start(*address, registry, events);
+    if (!acceptor) return fail(Error(acceptor.error()).in_field("--legacy-dynamo"));
+    dynamos = std::move(*acceptor);
+    std::cerr << "warning: the legacy IOmeter protocol has no authentication: anyone who reaches "
+              << dynamos->endpoint() << " can register a Dynamo manager\n";
+  }
+  std::optional<std::string> endpoint;
+  if (!options.listen.empty()) {
+    auto address = transport::parse_listen_address(options.listen, "0.0.0.0");
+    if (!address) return fail(Error(address.error()).in_field("--listen"));
+    auto listening = registry.listen(*address);
+    if (!listening) return fail(listening.error());
+    endpoint = *listening;
+  }
+  if (!endpoint && !dynamos) return {};
   const auto wanted = registry.size() + std::max<std::size_t>(options.wait_managers, 1);
-  std::cerr << "waiting for " << wanted - registry.size() << " agent(s) on " << *endpoint << '\n';
+  std::cerr << "waiting for " << wanted - registry.size() << " manager(s)"
+            << (endpoint ? " on " + *endpoint : std::string()) << (dynamos ? " (Dynamo logins on " + dynamos->endpoint() + ")" : std::string())
+            << '\n';
   auto arrived = registry.wait_for(wanted, std::chrono::seconds(options.wait_timeout_s));
   // Later logins would only wait for a series they are not part of.
   registry.stop_listening();
@@ -238,7 +258,7 @@ int run(const RunOptions& options) {
   registry_options.controller_name = local_host_name();
   registry_options.build = "iomark " IOMARK_VERSION;
   // The embedded agent is this process: neither a key nor TLS stands between us.
-  const bool embedded = options.managers.empty() && options.listen.empty();
+  const bool embedded = options.managers.empty() && options.listen.empty() && options.legacy_dynamo.empty();
   if (!options.insecure && !embedded) {
     auto loaded = transport::load_key(options.key_file.empty() ? std::nullopt
                                                                : std::optional<std::filesystem::path>(options.key_file));
@@ -252,7 +272,7 @@ int run(const RunOptions& options) {
   }
   ConsoleManagerEvents manager_events;
   controller::ManagerRegistry managers(std::move(registry_options), manager_events);
-  if (auto connected = connect_managers(managers, options, plan ? existing_plan_paths(*plan) : options.targets);
+  if (auto connected = connect_managers(managers, manager_events, options, plan ? existing_plan_paths(*plan) : options.targets);
       !connected) {
     return report(connected.error());
   }
@@ -339,6 +359,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                       "When an agent is lost mid-series: stop (default), or continue without it")
       ->check(CLI::IsMember({"stop", "continue"}));
   command->add_option("--listen", options->listen, "Wait for agents logging in on [ADDR:]PORT (dynamo: 1066)");
+  command->add_option("--legacy-dynamo", options->legacy_dynamo,
+                      "Also accept Dynamo 1.1.0 logins on [ADDR:]PORT (no authentication!)");
   command->add_option("--manager", options->managers, "Dial a listening agent at HOST:PORT (repeatable)");
   command->add_option("--wait-managers", options->wait_managers, "With --listen: agents to wait for (default 1)");
   command->add_option("--wait-timeout", options->wait_timeout_s, "With --listen: seconds to wait for them");

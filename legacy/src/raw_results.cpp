@@ -55,10 +55,12 @@ Result<std::size_t> checked_count(std::span<const std::byte> block, std::size_t 
   return static_cast<std::size_t>(count);
 }
 
-Result<double> checked_rate(std::span<const std::byte> block, std::size_t offset, const std::string& field) {
+// Finite only: Dynamo's deltas can dip below zero (a counter read on another CPU a tick
+// apart); the consumer clamps.
+Result<double> checked_finite(std::span<const std::byte> block, std::size_t offset, const std::string& field) {
   const double value = image::get_f64(block, offset);
-  if (!std::isfinite(value) || value < 0) {
-    return fail(Error(ErrorCode::parse_error, "is not a finite non-negative number").in_field(field));
+  if (!std::isfinite(value)) {
+    return fail(Error(ErrorCode::parse_error, "is not a finite number").in_field(field));
   }
   return value;
 }
@@ -163,14 +165,14 @@ Result<ManagerResults> decode_manager_results(std::span<const std::byte> block) 
   results.cpus.resize(*cpus);
   for (std::size_t cpu = 0; cpu < *cpus; ++cpu) {
     for (std::size_t v = 0; v < kCpuValues; ++v) {
-      auto value = checked_rate(block, base + manager::kCpuUtil + 8 * (cpu * kCpuValues + v),
+      auto value = checked_finite(block, base + manager::kCpuUtil + 8 * (cpu * kCpuValues + v),
                                 "Manager_Results.cpu_results.CPU_utilization[" + std::to_string(cpu) + "][" +
                                     std::to_string(v) + "]");
       if (!value) return fail(value.error());
       results.cpus[cpu].*kCpuMembers[v] = *value;
     }
   }
-  auto retransmissions = checked_rate(block, base + manager::kTcpStats, "Manager_Results.net_results.tcp_stats[0]");
+  auto retransmissions = checked_finite(block, base + manager::kTcpStats, "Manager_Results.net_results.tcp_stats[0]");
   if (!retransmissions) return fail(retransmissions.error());
   results.tcp_retransmissions_per_second = *retransmissions;
   auto nics = checked_count(block, base + manager::kNicCount, kMaxNics, "Manager_Results.net_results.ni_count");
@@ -178,7 +180,7 @@ Result<ManagerResults> decode_manager_results(std::span<const std::byte> block) 
   results.nics.resize(*nics);
   for (std::size_t nic = 0; nic < *nics; ++nic) {
     for (std::size_t v = 0; v < kNicValues; ++v) {
-      auto value = checked_rate(block, base + manager::kNicStats + 8 * (nic * kNicValues + v),
+      auto value = checked_finite(block, base + manager::kNicStats + 8 * (nic * kNicValues + v),
                                 "Manager_Results.net_results.ni_stats[" + std::to_string(nic) + "][" +
                                     std::to_string(v) + "]");
       if (!value) return fail(value.error());

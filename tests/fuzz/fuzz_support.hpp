@@ -68,5 +68,7 @@ struct Seed {
   std::vector<std::byte> bytes;
 };
 [[nodiscard]] std::vector<Seed> generated_seeds(std::string_view target);
+// The legacy_codec target's seeds (legacy_seeds.cpp).
+[[nodiscard]] std::vector<Seed> legacy_codec_seeds();
 
 }  // namespace iomark::fuzz

@@ -119,6 +119,7 @@ std::vector<Seed> generated_seeds(std::string_view target) {
   if (target == "frame_decoder") return frame_decoder_seeds();
   if (target == "agent_session") return agent_session_seeds();
   if (target == "manager_link") return manager_link_seeds();
+  if (target == "legacy_codec") return legacy_codec_seeds();
   return {};
 }
 

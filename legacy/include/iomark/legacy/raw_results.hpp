@@ -121,7 +121,7 @@ struct ManagerResults {
 // Errors: invalid_argument for more than kMaxCpus CPUs or kMaxNics NICs.
 [[nodiscard]] Result<DataBlock> encode_manager_results(const ManagerResults& results);
 // Errors: parse_error naming the field for a block that is not whole, a CPU or NIC count
-// outside 0..64, or a value in the used entries that is not a finite non-negative number.
+// outside 0..64, or a value in the used entries that is not finite (NaN, infinity).
 [[nodiscard]] Result<ManagerResults> decode_manager_results(std::span<const std::byte> block);
 
 }  // namespace iomark::legacy

@@ -1,0 +1,50 @@
+// Accepts Dynamo 1.1.0 logins (iometer-spec §6.2) and registers each Dynamo as a manager
+// like any other: reads its LOGIN and Manager_Info, answers LOGIN_OK (WRONG_VERSION for
+// another version), connects back to the command port it announced (retrying every 200 ms,
+// as Dynamo listens only after LOGIN_OK), asks REPORT_TARGETS, then hands the command
+// channel to ManagerRegistry::adopt(). The login connection stays open until then, as
+// IOmeter keeps it.
+//
+// The legacy protocol has no authentication: anyone who reaches the port can register a
+// manager. The front end says so once when it enables this.
+//
+// Threading: logins are handled one at a time on the acceptor's own thread; each step has
+// a deadline (5 s), so a stalled or hostile peer delays the next login by at most that.
+// Refusals go to ManagerEvents::manager_refused.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "iomark/common/result.hpp"
+#include "iomark/controller/manager_registry.hpp"
+#include "iomark/transport/host_port.hpp"
+
+namespace iomark::controller {
+
+class DynamoAcceptor {
+ public:
+  // Listens on `address` (IPv4; port 0 picks one). Errors: io_error naming the address.
+  [[nodiscard]] static Result<std::unique_ptr<DynamoAcceptor>> start(const transport::HostPort& address,
+                                                                     ManagerRegistry& registry,
+                                                                     ManagerEvents& events);
+  DynamoAcceptor(const DynamoAcceptor&) = delete;
+  DynamoAcceptor& operator=(const DynamoAcceptor&) = delete;
+  ~DynamoAcceptor();  // stops accepting; registered Dynamos stay with the registry
+
+  // The bound endpoint, e.g. "0.0.0.0:1066".
+  [[nodiscard]] const std::string& endpoint() const noexcept { return endpoint_; }
+
+ private:
+  DynamoAcceptor(int listen_fd, std::string endpoint, ManagerRegistry& registry, ManagerEvents& events);
+  void accept_logins(const std::stop_token& stop);
+
+  int listen_fd_;
+  std::string endpoint_;
+  ManagerRegistry& registry_;
+  ManagerEvents& events_;
+  std::jthread thread_;  // last: stopped and joined first
+};
+
+}  // namespace iomark::controller

@@ -1,0 +1,93 @@
+// A Dynamo 1.1.0 behind the controller's manager abstraction: a protocol::Connection that
+// takes iomark requests (Assignment, PrepareTargets, PhaseCommand, InventoryRequest) and
+// carries each out as the legacy command sequence IOmeter's GUI sends (iometer-spec §7.4),
+// answering with the iomark reply (Ack, FinalResults, Inventory, ErrorReport). While it
+// records, receive() polls REPORT_UPDATE once per update interval and hands back a Sample.
+//
+// Dynamo never speaks unasked, so all traffic happens inside send() and receive(), on the
+// caller's thread, under one mutex. Every legacy receive has a deadline below the
+// controller's 5 s dead-peer deadline: a Dynamo that dies, stalls or desynchronises closes
+// the connection with an io_error naming it ("Dynamo 'lab1' (10.0.0.5:4021): REPORT_UPDATE:
+// stalled: ...").
+#pragma once
+
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iomark/legacy/manager_info.hpp"
+#include "iomark/legacy/target_spec.hpp"
+#include "iomark/legacy/wire.hpp"
+#include "iomark/protocol/connection.hpp"
+#include "legacy_socket.hpp"
+
+namespace iomark::controller::dynamo {
+
+// With the 1 s update interval, a stalled Dynamo is named within 4 s of its last answer.
+inline constexpr std::chrono::milliseconds kLegacyReplyDeadline{3000};
+inline constexpr std::chrono::milliseconds kUpdateInterval{1000};
+
+class DynamoConnection final : public protocol::Connection {
+ public:
+  // Takes over the command channel of a logged-in Dynamo and asks REPORT_TARGETS; the
+  // Inventory built from the answer is the first envelope receive() returns.
+  [[nodiscard]] static Result<std::unique_ptr<DynamoConnection>> open(LegacySocket command_channel,
+                                                                      legacy::ManagerInfo info);
+
+  [[nodiscard]] const protocol::PeerInfo& peer() const noexcept override { return peer_; }
+  [[nodiscard]] Result<void> send(protocol::Envelope envelope) override;
+  [[nodiscard]] Result<protocol::Envelope> receive(Nanoseconds timeout) override;
+  void close(std::string reason = "closed locally") override;
+  [[nodiscard]] bool is_open() const noexcept override;
+
+ private:
+  DynamoConnection(LegacySocket socket, legacy::ManagerInfo info);
+
+  // One legacy exchange step each; a failure closes the connection.
+  [[nodiscard]] Result<void> send_message(legacy::Purpose purpose, std::int32_t data);
+  [[nodiscard]] Result<void> send_block(const legacy::DataBlock& block);
+  [[nodiscard]] Result<legacy::Message> receive_reply(legacy::Purpose expected);
+  [[nodiscard]] Result<legacy::DataBlock> receive_block(legacy::Purpose during);
+  // Sends `purpose` and checks that the reply echoes it with `expected_data`.
+  [[nodiscard]] Result<void> command(legacy::Purpose purpose, std::int32_t data, std::int32_t expected_data);
+
+  [[nodiscard]] Result<protocol::Inventory> report_targets();
+  [[nodiscard]] Result<void> assign(const protocol::Assignment& assignment);
+  [[nodiscard]] Result<void> check_prepared(const protocol::PrepareTargets& prepare) const;
+  [[nodiscard]] Result<protocol::Message> phase(const protocol::PhaseCommand& command);
+  // REPORT_RESULTS or REPORT_UPDATE: Manager_Results, then one Worker_Results per worker.
+  struct Counters {
+    std::vector<protocol::WorkerCounters> workers;
+    std::vector<protocol::CpuUsage> cpus;
+    protocol::NetworkStats network;
+  };
+  [[nodiscard]] Result<Counters> report(legacy::Purpose purpose);
+  [[nodiscard]] Result<std::optional<protocol::Envelope>> poll_update();
+
+  // The reported target an assigned path names: "<mount> [fs]" for a directory, or the
+  // device's kernel name for /dev/<name>.
+  [[nodiscard]] const legacy::TargetSpec* target_for(const std::string& path) const;
+
+  Error failure(const Error& error, std::string_view during);
+  Error failure(std::string_view during, std::string message);
+
+  mutable std::mutex mutex_;
+  LegacySocket socket_;
+  legacy::ManagerInfo info_;
+  protocol::PeerInfo peer_;
+  std::vector<legacy::TargetSpec> disks_;  // from REPORT_TARGETS
+  std::deque<protocol::Envelope> inbox_;
+  std::optional<Error> closed_;
+  std::size_t dynamo_workers_{};  // worker slots Dynamo holds
+  std::size_t active_workers_{};  // of them, those this run assigned (they report results)
+  // While I/O runs: the run, the sample sequence and when the next REPORT_UPDATE is due.
+  std::optional<std::uint64_t> io_run_id_;
+  protocol::SamplePhase sample_phase_{protocol::SamplePhase::ramp_up};
+  std::uint64_t sample_sequence_{};
+  Clock::time_point io_started_{};
+  Clock::time_point last_update_{};
+};
+
+}  // namespace iomark::controller::dynamo

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The controller drives the real Dynamo 1.1.0 (built from ../shared) next to an iomark agent:
+# a two-manager .icf plan cycling outstanding I/Os 1,2,4 on temp files; then a Dynamo killed
+# (SIGKILL) and one stopped (SIGSTOP) mid-run give a named error within 5 s and the
+# completed runs are kept.
+# Dynamo sees only what we show it: MNTTAB names a mount table with our temp directory
+# alone, whose iobw.tst we fill first; the plan names only that target. (Dynamo also lists
+# raw devices it can open, without writing them; no plan here names one.)
+# usage: legacy_dynamo_test.sh IOMARK IOMARK_AGENT DYNAMO   (exit 77: Dynamo is missing)
+set -uo pipefail
+iomark=$1 agent=$2 dynamo=$3
+if [[ ! -x $dynamo ]]; then
+  echo "skipped: no Dynamo binary at $dynamo (needs ../shared/tools/build-dynamo and ../shared/third-party/iometer-1.1.0-dynamo)"
+  exit 77
+fi
+source "$(dirname "$0")/harness.sh"
+
+dyn_dir=$work/dynamo-target
+mkdir "$dyn_dir"
+dd if=/dev/urandom of="$dyn_dir/iobw.tst" bs=1M count=32 status=none
+fstype=$(stat -f -c %T "$dyn_dir")
+printf 'iomark-test %s %s rw 0 0\n' "$dyn_dir" "$fstype" >"$work/mtab"
+
+start_agent agentA || exit 1
+
+# start_controller NAME ARGS...: iomark run with Dynamo logins on 127.0.0.1:0; sets ctl_pid and
+# dyn_port once it listens.
+start_controller() {
+  local name=$1
+  shift
+  : >"$work/$name.err"
+  timeout 180 "$iomark" run "$@" --legacy-dynamo 127.0.0.1:0 --manager "127.0.0.1:$port_agentA" \
+    --key-file "$work/key" --wait-timeout 30 >"$work/$name.out" 2>"$work/$name.err" &
+  ctl_pid=$!
+  pids+=("$ctl_pid")
+  wait_for "$work/$name.err" "Dynamo logins on 127.0.0.1:[0-9]+" 10 || { echo "controller: $(cat "$work/$name.err")"; return 1; }
+  dyn_port=$(sed -n 's/.*Dynamo logins on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$name.err" | head -1)
+}
+
+# start_dynamo NAME: the real Dynamo logging in to the controller; sets dyn_pid.
+start_dynamo() {
+  MNTTAB=$work/mtab "$dynamo" -i 127.0.0.1 -p "$dyn_port" -m 127.0.0.1 -n "$1" >"$work/$1.log" 2>&1 &
+  dyn_pid=$!
+  pids+=("$dyn_pid")
+}
+
+# write_plan FILE RUN_SECONDS: Dynamo manager "dyn1" on the temp directory, agentA on its
+# data directory; 8 KiB 67% read random; queue depth 1,2,4.
+write_plan() {
+  {
+    printf 'Version 1.1.0 \n'
+    printf "'TEST SETUP ====================================================================\n"
+    printf "'Test Description\n\tdynamo and agent\n'Run Time\n'\thours      minutes    seconds\n\t0          0          %s\n" "$2"
+    printf "'Ramp Up Time (s)\n\t1\n'Default Disk Workers to Spawn\n\t1\n'Default Network Workers to Spawn\n\t0\n"
+    printf "'Record Results\n\tALL\n'Worker Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n"
+    printf "'Disk Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n"
+    printf "'Queue Depth Cycling\n'\tstart      end        step       step type\n\t1          4          2          EXPONENTIAL\n"
+    printf "'Test Type\n\tCYCLE_OUTSTANDING_IOS\n'END test setup\n"
+    printf "'ACCESS SPECIFICATIONS =========================================================\n"
+    printf "'Access specification name,default assignment\n\t8K 67 read random,NONE\n"
+    printf "'size,%% of size,%% reads,%% random,delay,burst,align,reply\n\t8192,100,67,100,0,1,0,0\n"
+    printf "'END access specifications\n"
+    printf "'MANAGER LIST ==================================================================\n"
+    local m target
+    for m in dyn1 agentA; do
+      if [[ $m == dyn1 ]]; then target="$dyn_dir [$fstype]"; else target=$work/data; fi
+      printf "'Manager ID, manager name\n\t1,%s\n'Manager network address\n\t\n" "$m"
+      printf "'Worker\n\tWorker 1\n'Worker type\n\tDISK\n'Default target settings for worker\n"
+      printf "'Number of outstanding IOs,test connection rate,transactions per connection,use fixed seed,fixed seed value\n\t1,DISABLED,1,DISABLED,0\n"
+      printf "'Disk maximum size,starting sector,Data pattern\n\t4096,0,0\n'End default target settings for worker\n"
+      printf "'Assigned access specs\n\t8K 67 read random\n'End assigned access specs\n"
+      printf "'Target assignments\n'Target\n\t%s\n'Target type\n\tDISK\n'End target\n'End target assignments\n'End worker\n'End manager\n" "$target"
+    done
+    printf "'END manager list\nVersion 1.1.0 \n"
+  } >"$1"
+}
+
+# ---- 1. A whole series: Dynamo and an iomark agent side by side -------------------------
+write_plan "$work/plan.icf" 3
+start_controller series "$work/plan.icf" --results "$work/results.csv" || exit 1
+start_dynamo dyn1
+wait_exit "$ctl_pid" 120
+check "series exits 0 (got $exit_status: $(tail -3 "$work/series.err"))" test "$exit_status" -eq 0
+check "the no-authentication warning is printed once" test "$(grep -c 'no authentication' "$work/series.err")" = 1
+csv=$work/results.csv
+field() { awk -F, -v row="$1" -v col="$2" '$1 == row {print $col}' "$csv"; }
+check "three ALL rows" test "$(field ALL 1 | wc -l)" = 3
+check "ALL rows count 2 managers" test "$(field ALL 4 | sort -u)" = 2
+check "queue depth cycles 1,2,4" test "$(field ALL 48 | tr '\n' ,)" = "1,2,4,"
+check "MANAGER rows for dyn1 and agentA in every run" \
+  test "$(field MANAGER 2 | sort | uniq -c | awk '{print $1 $2}' | tr '\n' ,)" = "3agentA,3dyn1,"
+check "every MANAGER row did I/O" test "$(field MANAGER 7 | awk '$1 <= 0' | wc -l)" = 0
+check "every ALL row did I/O" test "$(field ALL 7 | awk '$1 <= 0' | wc -l)" = 0
+# Read share of the Dynamo's I/O: Read IOps / IOps, spec 67%.
+read_share_ok() {
+  awk -F, '$1 == "MANAGER" && $2 == "dyn1" {share = 100 * $8 / $7; if (share < 65 || share > 69) bad++; n++}
+           END {exit !(n == 3 && bad == 0)}' "$csv"
+}
+check "Dynamo read share within 2 points of 67%" read_share_ok
+check "ALL IOps is the sum of the MANAGER IOps" \
+  test "$(awk -F, '$1 == "ALL" {all = $7} $1 == "MANAGER" {sum[all] += $7} END {for (a in sum) if ((a - sum[a])^2 > 1e-6) bad++; print bad + 0}' "$csv")" = 0
+check "no errors" test "$(field ALL 28 | sort -u)" = 0
+check "the series ends with 'End Test" test "$(tail -n1 "$csv")" = "'End Test"
+measured "MANAGER IOps per run (QD 1,2,4), dyn1 then agentA: $(field MANAGER 7 | paste -d' ' - - | tr '\n' ';')"
+
+# ---- 2. Dynamo lost mid-run: SIGKILL, then SIGSTOP -----------------------------------------
+# lost_midrun SIGNAL: the first run completes, the signal hits in the second; the controller
+# must name the Dynamo within 5 s, keep run 1 and stop (--on-agent-loss stop).
+lost_midrun() {
+  local signal=$1 name=lost_${1#-}
+  write_plan "$work/$name.icf" 3
+  start_controller "$name" "$work/$name.icf" --results "$work/$name.csv" --on-agent-loss stop || return 1
+  start_dynamo dyn1
+  # Run 2 begins after run 1's 1 s ramp-up and 3 s recording: hit it 1 s into its recording.
+  wait_for "$work/$name.csv" "^'Results" 60 || { echo "no first run: $(tail -3 "$work/$name.err")"; return 1; }
+  sleep 2.5
+  kill "$signal" "$dyn_pid"
+  local t0
+  t0=$(now_ms)
+  wait_for "$work/$name.err" "Dynamo 'dyn1'" 10
+  local detected_ms=$(($(now_ms) - t0))
+  measured "$signal: error after $detected_ms ms: $(grep -m1 "Dynamo 'dyn1'" "$work/$name.err")"
+  check "$signal: named error within 5 s (took $detected_ms ms)" test "$detected_ms" -le 5000
+  wait_exit "$ctl_pid" 30
+  check "$signal: controller exits non-zero" test "$exit_status" -ne 0
+  check "$signal: the completed run is kept" test "$(awk -F, '$1 == "ALL"' "$work/$name.csv" | wc -l)" -ge 1
+  check "$signal: the failed run is marked" grep -q "ERROR" "$work/$name.csv"
+  kill -KILL "$dyn_pid" 2>/dev/null
+}
+lost_midrun -KILL
+lost_midrun -STOP
+
+finish legacy_dynamo
