@@ -17,19 +17,28 @@ namespace {
 
 using legacy::Purpose;
 using std::chrono::steady_clock;
+using transport::LegacySocket;
 
 constexpr double kNanosecondTicksPerSecond = 1e9;
 constexpr auto kPreparePoll = std::chrono::milliseconds(200);
 
-Result<void> send_message(LegacyStream& channel, legacy::Message message, std::chrono::milliseconds within) {
+Result<void> send_message(LegacySocket& channel, legacy::Message message, std::chrono::milliseconds within) {
   const auto bytes = legacy::encode_message(message);
-  return channel.write_all(bytes, within);
+  return channel.send_all(bytes, steady_clock::now() + within);
 }
 
-Result<legacy::Message> receive_message(LegacyStream& channel, std::optional<Deadline> first_byte_by,
-                                        std::chrono::milliseconds rest_within) {
+// Without `by`, waits for the message's first byte as long as it takes (the GUI may idle
+// for hours between commands), then gives the rest `within`.
+Result<legacy::Message> receive_message(LegacySocket& channel, std::optional<steady_clock::time_point> by,
+                                        std::chrono::milliseconds within) {
+  if (!by) {
+    while (!channel.readable(std::chrono::seconds(1))) {
+    }
+  }
   std::array<std::byte, legacy::kMessageBytes> bytes{};
-  if (auto got = channel.read_exact(bytes, first_byte_by, rest_within); !got) return tl::unexpected(got.error());
+  if (auto got = channel.receive_exact(bytes, by.value_or(steady_clock::now() + within)); !got) {
+    return tl::unexpected(got.error());
+  }
   return legacy::decode_message(bytes);
 }
 
@@ -75,13 +84,13 @@ legacy::ManagerResults to_manager_results(const std::vector<results::CpuUtilizat
 
 }  // namespace
 
-Result<LegacyStream> legacy_login(const LegacyAgentOptions& options, const std::string& gui_host,
+Result<LegacySocket> legacy_login(const LegacyAgentOptions& options, const std::string& gui_host,
                                   std::uint16_t gui_port) {
   // Dynamo opens its command port before logging in, so the login can announce it.
-  auto command_port = LegacyListener::open_any_port();
+  auto command_port = transport::LegacyListener::open_any_port();
   if (!command_port) return tl::unexpected(command_port.error());
   const auto login_by = steady_clock::now() + options.login_deadline;
-  auto login = LegacyStream::connect(gui_host, gui_port, login_by);
+  auto login = LegacySocket::connect(gui_host, gui_port, login_by);
   if (!login) return tl::unexpected(login.error());
 
   legacy::ManagerInfo info;
@@ -95,7 +104,9 @@ Result<LegacyStream> legacy_login(const LegacyAgentOptions& options, const std::
   if (auto sent = send_message(*login, {Purpose::login, legacy::kVersionCode_1_1_0}, options.login_deadline); !sent) {
     return tl::unexpected(sent.error());
   }
-  if (auto sent = login->write_all(*info_block, options.login_deadline); !sent) return tl::unexpected(sent.error());
+  if (auto sent = login->send_all(*info_block, steady_clock::now() + options.login_deadline); !sent) {
+    return tl::unexpected(sent.error());
+  }
 
   auto answer = receive_message(*login, login_by, options.login_deadline);
   if (!answer) return fail(ErrorCode::io_error, "login: no answer from the GUI: " + answer.error().describe());
@@ -127,7 +138,7 @@ void LegacySession::tell_no_such_worker(std::string_view command, std::int32_t w
        " workers)");
 }
 
-Result<LegacyEnd> LegacySession::serve(LegacyStream& channel) {
+Result<LegacyEnd> LegacySession::serve(LegacySocket& channel) {
   channel_ = &channel;
   struct DropEverything {
     LegacySession& session;
@@ -429,7 +440,7 @@ std::vector<LegacySession::WorkerSlot*> LegacySession::addressed(std::int32_t wh
 
 Result<legacy::DataBlock> LegacySession::receive_block() {
   legacy::DataBlock block = legacy::make_data_block();
-  auto got = channel_->read_exact(block, steady_clock::now() + options_.block_deadline, options_.block_deadline);
+  auto got = channel_->receive_exact(block, steady_clock::now() + options_.block_deadline);
   if (!got) return tl::unexpected(got.error());
   return block;
 }
@@ -439,7 +450,7 @@ Result<void> LegacySession::reply(Purpose purpose, std::int32_t data) {
 }
 
 Result<void> LegacySession::send_block(const legacy::DataBlock& block) {
-  return channel_->write_all(block, options_.block_deadline);
+  return channel_->send_all(block, steady_clock::now() + options_.block_deadline);
 }
 
 }  // namespace iomark::agent

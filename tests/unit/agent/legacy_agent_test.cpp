@@ -297,7 +297,7 @@ TEST(LegacyAgent, ShortBlockTimesOutInsteadOfHanging) {
   ASSERT_TRUE(under_test->gui.send(Purpose::set_access, 0));
   const std::vector<std::byte> part(1000);
   ASSERT_TRUE(under_test->gui.send_raw(part));  // and then nothing: the GUI stalled mid-block
-  expect_closed_and_failed(*under_test, 8s, "SET_ACCESS: timed out after 1000 of 888840 bytes");
+  expect_closed_and_failed(*under_test, 8s, "SET_ACCESS: stalled: 1000 of 888840 bytes arrived before the deadline");
 }
 
 TEST(LegacyAgent, WrongVersionAnswerEndsTheAgent) {

@@ -25,7 +25,8 @@ using legacy::Purpose;
 using std::chrono::steady_clock;
 
 constexpr auto kRestOfBlock = std::chrono::seconds(5);
-constexpr auto kConnectBackRetry = std::chrono::milliseconds(200);
+
+steady_clock::time_point in(std::chrono::seconds wait) { return steady_clock::now() + wait; }
 
 std::string describe(const legacy::Message& message) {
   const auto name = legacy::to_string(message.purpose);
@@ -113,16 +114,16 @@ Result<legacy::ManagerInfo> FakeGui::accept_login(LoginAnswer answer) {
   if (::poll(&entry, 1, static_cast<int>(std::chrono::milliseconds(kReceiveDeadline).count())) != 1) {
     return fail(ErrorCode::io_error, "no login within the deadline");
   }
-  login_ = agent::LegacyStream(::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+  login_ = transport::LegacySocket(::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC));
   std::array<std::byte, legacy::kMessageBytes> bytes{};
-  if (auto got = login_.read_exact(bytes, steady_clock::now() + kReceiveDeadline, kRestOfBlock); !got) {
+  if (auto got = login_.receive_exact(bytes, in(kReceiveDeadline)); !got) {
     return tl::unexpected(got.error());
   }
   auto login = legacy::decode_message(bytes);
   if (!login) return tl::unexpected(login.error());
   note("agent", *login);
   auto block = legacy::make_data_block();
-  if (auto got = login_.read_exact(block, steady_clock::now() + kReceiveDeadline, kRestOfBlock); !got) {
+  if (auto got = login_.receive_exact(block, in(kReceiveDeadline)); !got) {
     return tl::unexpected(got.error());
   }
   transcript_.push_back("agent: block " + std::to_string(block.size()));
@@ -134,37 +135,31 @@ Result<legacy::ManagerInfo> FakeGui::accept_login(LoginAnswer answer) {
                                     : legacy::Message{Purpose::login, static_cast<std::int32_t>(Purpose::wrong_version)};
   note("gui", reply);
   const auto reply_bytes = legacy::encode_message(reply);
-  if (auto sent = login_.write_all(reply_bytes, kRestOfBlock); !sent) return tl::unexpected(sent.error());
+  if (auto sent = login_.send_all(reply_bytes, in(kRestOfBlock)); !sent) return tl::unexpected(sent.error());
   if (answer == LoginAnswer::wrong_version) return *info;
-  // Dynamo listens on its command port only after LOGIN_OK: retry, as IOmeter does.
-  const auto until = steady_clock::now() + kReceiveDeadline;
-  for (;;) {
-    auto channel = agent::LegacyStream::connect("127.0.0.1", info->command_port, until);
-    if (channel) {
-      channel_ = std::move(*channel);
-      return *info;
-    }
-    if (steady_clock::now() >= until) return tl::unexpected(channel.error());
-    std::this_thread::sleep_for(kConnectBackRetry);
-  }
+  // Dynamo listens on its command port only after LOGIN_OK: connect() retries, as IOmeter does.
+  auto channel = transport::LegacySocket::connect("127.0.0.1", info->command_port, in(kReceiveDeadline));
+  if (!channel) return tl::unexpected(channel.error());
+  channel_ = std::move(*channel);
+  return *info;
 }
 
 Result<void> FakeGui::send(Purpose purpose, std::int32_t data) {
   note("gui", {purpose, data});
   const auto bytes = legacy::encode_message({purpose, data});
-  return channel_.write_all(bytes, kRestOfBlock);
+  return channel_.send_all(bytes, in(kRestOfBlock));
 }
 
 Result<void> FakeGui::send_block(const legacy::DataBlock& block) {
   transcript_.push_back("gui: block " + std::to_string(block.size()));
-  return channel_.write_all(block, kRestOfBlock);
+  return channel_.send_all(block, in(kRestOfBlock));
 }
 
-Result<void> FakeGui::send_raw(std::span<const std::byte> bytes) { return channel_.write_all(bytes, kRestOfBlock); }
+Result<void> FakeGui::send_raw(std::span<const std::byte> bytes) { return channel_.send_all(bytes, in(kRestOfBlock)); }
 
 Result<legacy::Message> FakeGui::receive() {
   std::array<std::byte, legacy::kMessageBytes> bytes{};
-  if (auto got = channel_.read_exact(bytes, steady_clock::now() + kReceiveDeadline, kRestOfBlock); !got) {
+  if (auto got = channel_.receive_exact(bytes, in(kReceiveDeadline)); !got) {
     return tl::unexpected(got.error());
   }
   auto message = legacy::decode_message(bytes);
@@ -174,7 +169,7 @@ Result<legacy::Message> FakeGui::receive() {
 
 Result<legacy::DataBlock> FakeGui::receive_block() {
   auto block = legacy::make_data_block();
-  if (auto got = channel_.read_exact(block, steady_clock::now() + kReceiveDeadline, kRestOfBlock); !got) {
+  if (auto got = channel_.receive_exact(block, in(kReceiveDeadline)); !got) {
     return tl::unexpected(got.error());
   }
   transcript_.push_back("agent: block " + std::to_string(block.size()));
@@ -185,7 +180,7 @@ bool FakeGui::channel_closed_within(std::chrono::milliseconds wait) {
   const auto until = steady_clock::now() + wait;
   std::array<std::byte, 4096> sink{};
   while (steady_clock::now() < until) {
-    auto got = channel_.read_exact(std::span(sink).first(1), until, kRestOfBlock);
+    auto got = channel_.receive_exact(std::span(sink).first(1), until);
     if (!got) return got.error().describe().find("closed") != std::string::npos;
   }
   return false;

@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "iomark/access_specs/access_spec.hpp"
-#include "iomark/agent/legacy_stream.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/legacy/manager_info.hpp"
 #include "iomark/legacy/raw_results.hpp"
 #include "iomark/legacy/target_spec.hpp"
 #include "iomark/legacy/wire.hpp"
+#include "iomark/transport/legacy_socket.hpp"
 
 namespace iomark::test {
 
@@ -72,8 +72,8 @@ class FakeGui {
   void note(const std::string& who, const legacy::Message& message);
   int listen_fd_{-1};
   std::uint16_t port_{};
-  agent::LegacyStream login_;
-  agent::LegacyStream channel_;
+  transport::LegacySocket login_;
+  transport::LegacySocket channel_;
   std::vector<std::string> transcript_;
 };
 

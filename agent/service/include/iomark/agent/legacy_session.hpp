@@ -25,13 +25,13 @@
 #include <vector>
 
 #include "iomark/access_specs/access_spec.hpp"
-#include "iomark/agent/legacy_stream.hpp"
 #include "iomark/agent/legacy_targets.hpp"
 #include "iomark/agent/run_session.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/legacy/raw_results.hpp"
 #include "iomark/legacy/wire.hpp"
 #include "iomark/targets/safety_policy.hpp"
+#include "iomark/transport/legacy_socket.hpp"
 
 namespace iomark::agent {
 
@@ -56,7 +56,7 @@ struct LegacyAgentOptions {
 // the reply and accepts the GUI's connect-back on the command port. Errors: io_error (the
 // GUI is not there, closed, or did not connect back within login_deadline), unsupported
 // (the GUI answered WRONG_VERSION), parse_error (any other reply).
-[[nodiscard]] Result<LegacyStream> legacy_login(const LegacyAgentOptions& options, const std::string& gui_host,
+[[nodiscard]] Result<transport::LegacySocket> legacy_login(const LegacyAgentOptions& options, const std::string& gui_host,
                                                 std::uint16_t gui_port);
 
 enum class LegacyEnd : std::uint8_t {
@@ -75,7 +75,7 @@ class LegacySession {
   // block did not arrive whole in time), parse_error (an unknown purpose, or a message
   // other than STOP_PREPARE while preparing). Workers and a running test are dropped on
   // every way out.
-  [[nodiscard]] Result<LegacyEnd> serve(LegacyStream& channel);
+  [[nodiscard]] Result<LegacyEnd> serve(transport::LegacySocket& channel);
 
  private:
   struct WorkerSlot {
@@ -104,7 +104,7 @@ class LegacySession {
   void tell_no_such_worker(std::string_view command, std::int32_t who) const;
 
   LegacyAgentOptions options_;
-  LegacyStream* channel_{nullptr};
+  transport::LegacySocket* channel_{nullptr};
   std::vector<LegacyTarget> listed_;  // the last REPORT_TARGETS answer
   std::vector<WorkerSlot> workers_;
   std::unique_ptr<RunSession> run_;
