@@ -84,6 +84,12 @@ std::unique_ptr<AgentUnderTest> start_agent(Options options = Options::command_l
   return under_test;
 }
 
+// EXIT MANAGER: the agent exits with 0 (within Dynamo's second or so).
+void expect_exit_manager_ends_agent(AgentUnderTest& under_test) {
+  EXPECT_TRUE(under_test.gui.send(Purpose::exit, legacy::kManager));
+  EXPECT_EQ(under_test.agent->wait_exit(5s), 0) << read_file(under_test.log());
+}
+
 // The conversation of run_plan, block for block, as Dynamo 1.1.0 holds it (IOManager.cpp).
 const std::vector<std::string> kExpectedConversation = {
     "agent: LOGIN 16777472", "agent: block 888840", "gui: LOGIN 268435471",
@@ -142,8 +148,7 @@ TEST(LegacyAgent, ConfigFileSelectsTheIometerProtocol) {
   EXPECT_EQ(info->manager_name, "from-config");
   EXPECT_EQ(info->network_address, "127.0.0.1");
   EXPECT_EQ(info->version, "1.1.0");
-  ASSERT_TRUE(under_test->gui.send(Purpose::exit, legacy::kManager));
-  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+  expect_exit_manager_ends_agent(*under_test);
 }
 
 TEST(LegacyAgent, ListsOnlyWhatAllowPermits) {
@@ -165,8 +170,7 @@ TEST(LegacyAgent, ListsOnlyWhatAllowPermits) {
     ASSERT_TRUE(empty);
     EXPECT_EQ(legacy::data_block_count_field(*empty), 0);
   }
-  ASSERT_TRUE(under_test->gui.send(Purpose::exit, legacy::kManager));
-  EXPECT_EQ(under_test->agent->wait_exit(5s), 0);
+  expect_exit_manager_ends_agent(*under_test);
 }
 
 legacy::DataBlock target_block(const std::string& name, std::uint32_t type = legacy::target_type::kLogicalDisk) {
@@ -209,8 +213,7 @@ TEST(LegacyAgent, FormattedDeviceNeedsAllowDestructive) {
     auto answer = under_test->gui.receive();
     EXPECT_TRUE(answer && under_test->gui.receive_block());
     seen.assigned = answer && answer->data == 1;
-    EXPECT_TRUE(under_test->gui.send(Purpose::exit, legacy::kManager));
-    EXPECT_EQ(under_test->agent->wait_exit(5s), 0);
+    expect_exit_manager_ends_agent(*under_test);
     return seen;
   };
   const auto refused = try_device({"--allow", loop.device()});
@@ -266,8 +269,7 @@ TEST(LegacyAgent, RefusesOutOfRangeIndexesCountsAndNamesAndKeepsInStep) {
   EXPECT_EQ(answer(Purpose::set_targets), 0);
   EXPECT_TRUE(gui.receive_block());
 
-  ASSERT_TRUE(gui.send(Purpose::exit, legacy::kManager));
-  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+  expect_exit_manager_ends_agent(*under_test);
   EXPECT_NE(read_file(under_test->log()).find("'/etc [ext4]' is not a target this agent listed"), std::string::npos);
 }
 
@@ -328,8 +330,7 @@ TEST(LegacyAgent, StopPrepareCutsPreparationShort) {
   EXPECT_EQ(done->data, 1);
   const auto test_file = under_test->dir.path() / "data" / "iobw.tst";
   EXPECT_LT(fs::exists(test_file) ? fs::file_size(test_file) : 0, plan.test_file_bytes);
-  ASSERT_TRUE(under_test->gui.send(Purpose::exit, legacy::kManager));
-  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+  expect_exit_manager_ends_agent(*under_test);
 }
 
 TEST(LegacyAgent, ResetLogsInAgain) {
@@ -344,8 +345,7 @@ TEST(LegacyAgent, ResetLogsInAgain) {
   // The workers went with the reset: results come for none of them (the manager block only).
   ASSERT_TRUE(under_test->gui.send(Purpose::report_results, legacy::kManager));
   ASSERT_TRUE(under_test->gui.receive_block());
-  ASSERT_TRUE(under_test->gui.send(Purpose::exit, legacy::kManager));
-  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+  expect_exit_manager_ends_agent(*under_test);
   const auto& said = under_test->gui.transcript();
   EXPECT_EQ(std::count(said.begin(), said.end(), "agent: LOGIN 16777472"), 2);
   EXPECT_EQ(said.back(), "gui: EXIT -8");
