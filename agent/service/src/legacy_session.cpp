@@ -200,6 +200,7 @@ Result<std::optional<LegacyEnd>> LegacySession::handle(const legacy::Message& me
       return done(reply(message.purpose, message.data));
     case Purpose::stop:
       if (run_) run_->stop();
+      run_stopped_ = true;
       return done(reply(message.purpose, message.data));
     case Purpose::report_results:
       return done(report_results(false));
@@ -370,6 +371,7 @@ std::int32_t LegacySession::start_test() {
     return 0;
   }
   run_ = std::move(*prepared);
+  run_stopped_ = false;
   for (const auto& note : run_->engine_notes()) tell(note);
   return 1;
 }
@@ -377,7 +379,12 @@ std::int32_t LegacySession::start_test() {
 Result<void> LegacySession::report_results(bool since_last_update) {
   const auto cpu_count = host_facts("").cpu_count;
   std::optional<results::ManagerResult> measured;
-  if (run_) measured = since_last_update ? run_->snapshot(options_.manager_name) : run_->results(options_.manager_name);
+  // Final counters exist only once the workers stopped; before STOP (the GUI may ask for
+  // results mid-run) they are live ones, as Dynamo's are.
+  if (run_) {
+    measured = since_last_update || !run_stopped_ ? run_->snapshot(options_.manager_name)
+                                                  : run_->results(options_.manager_name);
+  }
   auto manager = legacy::encode_manager_results(
       to_manager_results(measured ? measured->cpus : std::vector<results::CpuUtilization>{}, cpu_count));
   if (!manager) return tl::unexpected(manager.error());

@@ -108,6 +108,7 @@ class LegacySession {
   std::vector<LegacyTarget> listed_;  // the last REPORT_TARGETS answer
   std::vector<WorkerSlot> workers_;
   std::unique_ptr<RunSession> run_;
+  bool run_stopped_{false};  // STOP came: run_'s final counters are ready
   std::uint64_t record_on_ns_{};
   // REPORT_UPDATE sends what was counted since the previous one: per active worker, the
   // counters and window end it reported last.
