@@ -161,7 +161,8 @@ class ConsoleManagerEvents final : public controller::ManagerEvents {
   void manager_refused(const Error& error) override { std::cerr << "refused: " << error.describe() << '\n'; }
 };
 
-// The managers of this series: agents dialled (--manager), agents logging in (--listen),
+// The managers of this series: agents dialled (--manager), agents logging in (--listen) and
+// Dynamo 1.1.0 processes logging in (--legacy-dynamo),
 // or, when neither is asked for, the embedded agent in this process, which may touch only
 // `allowed_paths` (what the command line or the plan names).
 Result<void> connect_managers(controller::ManagerRegistry& registry, controller::ManagerEvents& events,
@@ -194,9 +195,8 @@ Result<void> connect_managers(controller::ManagerRegistry& registry, controller:
   }
   if (!endpoint && !dynamos) return {};
   const auto wanted = registry.size() + std::max<std::size_t>(options.wait_managers, 1);
-  std::cerr << "waiting for " << wanted - registry.size() << " manager(s)"
-            << (endpoint ? " on " + *endpoint : std::string()) << (dynamos ? " (Dynamo logins on " + dynamos->endpoint() + ")" : std::string())
-            << '\n';
+  if (endpoint) std::cerr << "waiting for " << wanted - registry.size() << " agent(s) on " << *endpoint << '\n';
+  if (dynamos) std::cerr << "waiting for Dynamo logins on " << dynamos->endpoint() << '\n';
   auto arrived = registry.wait_for(wanted, std::chrono::seconds(options.wait_timeout_s));
   // Later logins would only wait for a series they are not part of.
   registry.stop_listening();

@@ -65,6 +65,30 @@ Result<double> checked_finite(std::span<const std::byte> block, std::size_t offs
   return value;
 }
 
+// A double[rows][N] table whose rows are `Row`s with the members `columns`, in wire order.
+template <typename Row, std::size_t N>
+void put_table(std::span<std::byte> block, std::size_t offset, const std::vector<Row>& rows,
+               const std::array<double Row::*, N>& columns) {
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t c = 0; c < N; ++c) image::put_f64(block, offset + 8 * (r * N + c), rows[r].*columns[c]);
+  }
+}
+
+template <typename Row, std::size_t N>
+Result<std::vector<Row>> get_table(std::span<const std::byte> block, std::size_t offset, std::size_t count,
+                                   const std::array<double Row::*, N>& columns, std::string_view field) {
+  std::vector<Row> rows(count);
+  for (std::size_t r = 0; r < count; ++r) {
+    for (std::size_t c = 0; c < N; ++c) {
+      auto value = checked_finite(block, offset + 8 * (r * N + c),
+                                  std::string(field) + "[" + std::to_string(r) + "][" + std::to_string(c) + "]");
+      if (!value) return fail(value.error());
+      rows[r].*columns[c] = *value;
+    }
+  }
+  return rows;
+}
+
 }  // namespace
 
 Result<DataBlock> encode_worker_results(const WorkerResults& results) {
@@ -139,18 +163,10 @@ Result<DataBlock> encode_manager_results(const ManagerResults& results) {
   image::put_i64(block, base + manager::kTimeCounter, results.time_counter[0]);
   image::put_i64(block, base + manager::kTimeCounter + 8, results.time_counter[1]);
   image::put_i32(block, base + manager::kCpuCount, static_cast<std::int32_t>(results.cpus.size()));
-  for (std::size_t cpu = 0; cpu < results.cpus.size(); ++cpu) {
-    for (std::size_t v = 0; v < kCpuValues; ++v) {
-      image::put_f64(block, base + manager::kCpuUtil + 8 * (cpu * kCpuValues + v), results.cpus[cpu].*kCpuMembers[v]);
-    }
-  }
+  put_table(block, base + manager::kCpuUtil, results.cpus, kCpuMembers);
   image::put_f64(block, base + manager::kTcpStats, results.tcp_retransmissions_per_second);
   image::put_i32(block, base + manager::kNicCount, static_cast<std::int32_t>(results.nics.size()));
-  for (std::size_t nic = 0; nic < results.nics.size(); ++nic) {
-    for (std::size_t v = 0; v < kNicValues; ++v) {
-      image::put_f64(block, base + manager::kNicStats + 8 * (nic * kNicValues + v), results.nics[nic].*kNicMembers[v]);
-    }
-  }
+  put_table(block, base + manager::kNicStats, results.nics, kNicMembers);
   return block;
 }
 
@@ -162,31 +178,18 @@ Result<ManagerResults> decode_manager_results(std::span<const std::byte> block) 
                           image::get_i64(block, base + manager::kTimeCounter + 8)};
   auto cpus = checked_count(block, base + manager::kCpuCount, kMaxCpus, "Manager_Results.cpu_results.count");
   if (!cpus) return fail(cpus.error());
-  results.cpus.resize(*cpus);
-  for (std::size_t cpu = 0; cpu < *cpus; ++cpu) {
-    for (std::size_t v = 0; v < kCpuValues; ++v) {
-      auto value = checked_finite(block, base + manager::kCpuUtil + 8 * (cpu * kCpuValues + v),
-                                "Manager_Results.cpu_results.CPU_utilization[" + std::to_string(cpu) + "][" +
-                                    std::to_string(v) + "]");
-      if (!value) return fail(value.error());
-      results.cpus[cpu].*kCpuMembers[v] = *value;
-    }
-  }
+  auto cpu_rows = get_table(block, base + manager::kCpuUtil, *cpus, kCpuMembers,
+                            "Manager_Results.cpu_results.CPU_utilization");
+  if (!cpu_rows) return fail(cpu_rows.error());
+  results.cpus = std::move(*cpu_rows);
   auto retransmissions = checked_finite(block, base + manager::kTcpStats, "Manager_Results.net_results.tcp_stats[0]");
   if (!retransmissions) return fail(retransmissions.error());
   results.tcp_retransmissions_per_second = *retransmissions;
   auto nics = checked_count(block, base + manager::kNicCount, kMaxNics, "Manager_Results.net_results.ni_count");
   if (!nics) return fail(nics.error());
-  results.nics.resize(*nics);
-  for (std::size_t nic = 0; nic < *nics; ++nic) {
-    for (std::size_t v = 0; v < kNicValues; ++v) {
-      auto value = checked_finite(block, base + manager::kNicStats + 8 * (nic * kNicValues + v),
-                                "Manager_Results.net_results.ni_stats[" + std::to_string(nic) + "][" +
-                                    std::to_string(v) + "]");
-      if (!value) return fail(value.error());
-      results.nics[nic].*kNicMembers[v] = *value;
-    }
-  }
+  auto nic_rows = get_table(block, base + manager::kNicStats, *nics, kNicMembers, "Manager_Results.net_results.ni_stats");
+  if (!nic_rows) return fail(nic_rows.error());
+  results.nics = std::move(*nic_rows);
   return results;
 }
 

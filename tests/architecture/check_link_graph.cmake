@@ -65,6 +65,8 @@ forbid(iomark_icf "^iomark_(results|protocol|transport|agent|engine|targets|work
 forbid(iomark_results "^iomark_(protocol|transport|agent|engine|targets|workload|controller)"
        "results know nothing of the wire or the agent")
 forbid(iomark_protocol "^iomark_(transport|agent|engine|targets|workload|controller)" "the wire sits below both ends")
+forbid(iomark_legacy "^iomark_(icf|results|protocol|transport|agent|engine|targets|workload|controller)"
+       "the legacy codec is IOmeter's byte images <-> the model, nothing more")
 forbid(iomark_controller_core "^iomark_(agent_core|engine|targets|workload)"
        "the controller core drives agents only through the protocol")
 forbid(iomark-agent "^(Qt6?::|iomark_controller|iomark_gui)" "load-generator hosts are headless")

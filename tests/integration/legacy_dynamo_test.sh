@@ -101,6 +101,7 @@ check "ALL IOps is the sum of the MANAGER IOps" \
   test "$(awk -F, '$1 == "ALL" {all = $7} $1 == "MANAGER" {sum[all] += $7} END {for (a in sum) if ((a - sum[a])^2 > 1e-6) bad++; print bad + 0}' "$csv")" = 0
 check "no errors" test "$(field ALL 28 | sort -u)" = 0
 check "the series ends with 'End Test" test "$(tail -n1 "$csv")" = "'End Test"
+check "the Dynamo exits after the series (EXIT MANAGER)" wait_exit "$dyn_pid" 10
 measured "MANAGER IOps per run (QD 1,2,4), dyn1 then agentA: $(field MANAGER 7 | paste -d' ' - - | tr '\n' ';')"
 
 # ---- 2. Dynamo lost mid-run: SIGKILL, then SIGSTOP -----------------------------------------

@@ -117,8 +117,9 @@ Result<void> DynamoConnection::send_block(const legacy::DataBlock& block) {
 }
 
 Result<legacy::Message> DynamoConnection::receive_reply(Purpose expected) {
+  const auto deadline = expected == Purpose::stop ? kStopReplyDeadline : kLegacyReplyDeadline;
   std::array<std::byte, legacy::kMessageBytes> bytes{};
-  if (auto got = socket_.receive_exact(bytes, Clock::now() + kLegacyReplyDeadline); !got) {
+  if (auto got = socket_.receive_exact(bytes, Clock::now() + deadline); !got) {
     return fail(failure(got.error(), legacy::to_string(expected)));
   }
   auto message = legacy::decode_message(bytes);
@@ -445,6 +446,10 @@ Result<protocol::Envelope> DynamoConnection::receive(Nanoseconds timeout) {
 void DynamoConnection::close(std::string reason) {
   std::lock_guard lock(mutex_);
   if (closed_) return;
+  // As IOmeter's GUI does when it lets a manager go: EXIT MANAGER ends the Dynamo process
+  // (a Dynamo that merely loses its channel may crash instead). Best effort, no reply.
+  (void)socket_.send_all(legacy::encode_message({Purpose::exit, legacy::kManager}),
+                         Clock::now() + std::chrono::milliseconds(200));
   closed_ = Error(ErrorCode::io_error, "Dynamo '" + peer_.name + "' (" + peer_.endpoint + "): " + reason);
   socket_.close();
 }

@@ -30,6 +30,9 @@ using transport::LegacySocket;
 
 // With the 1 s update interval, a stalled Dynamo is named within 4 s of its last answer.
 inline constexpr std::chrono::milliseconds kLegacyReplyDeadline{3000};
+// STOP is answered only once Dynamo's workers have drained their I/Os, which on a loaded
+// host (8 Dynamos on 2 cores) takes longer: a stall there is named within this.
+inline constexpr std::chrono::milliseconds kStopReplyDeadline{10000};
 inline constexpr std::chrono::milliseconds kUpdateInterval{1000};
 
 class DynamoConnection final : public protocol::Connection {
@@ -42,6 +45,7 @@ class DynamoConnection final : public protocol::Connection {
   [[nodiscard]] const protocol::PeerInfo& peer() const noexcept override { return peer_; }
   [[nodiscard]] Result<void> send(protocol::Envelope envelope) override;
   [[nodiscard]] Result<protocol::Envelope> receive(Nanoseconds timeout) override;
+  // Sends EXIT MANAGER (Dynamo terminates), then closes.
   void close(std::string reason = "closed locally") override;
   [[nodiscard]] bool is_open() const noexcept override;
 

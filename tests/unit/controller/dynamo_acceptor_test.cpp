@@ -15,6 +15,8 @@
 
 #include "iomark/controller/dynamo_acceptor.hpp"
 #include "iomark/legacy/manager_info.hpp"
+#include "iomark/legacy/raw_results.hpp"
+#include "iomark/legacy/test_spec.hpp"
 #include "iomark/legacy/target_spec.hpp"
 #include "iomark/legacy/wire.hpp"
 
@@ -261,6 +263,111 @@ TEST_F(DynamoAcceptorTest, UnknownTargetIsRefusedBeforeAnythingIsSent) {
   ASSERT_FALSE(reply.has_value());
   EXPECT_NE(reply.error().message().find("/dev/vda"), std::string::npos) << reply.error().describe();
   EXPECT_TRUE(link->is_open());
+}
+
+
+// A whole run against the stand-in: the exact legacy sequence IOmeter's GUI sends (purposes,
+// data, blocks), and REPORT_RESULTS converted from Dynamo's ticks into iomark's units.
+TEST_F(DynamoAcceptorTest, RunsOneTestAsIOmeterDoesAndConvertsItsTicks) {
+  CommandPort command;
+  auto channel = log_in_and_report(command);
+  ASSERT_TRUE(registry_.wait_for(1, 5s).has_value());
+  auto* link = registry_.links().front();
+  // The stand-in's timer resolution is 2.5e9 ticks/s (login_block).
+
+  std::vector<legacy::Message> seen;
+  std::vector<std::string> errors;
+  legacy::RawResult raw;
+  raw.read_count = 1000;
+  raw.bytes_read = 4096 * 1000;
+  raw.read_latency_sum = 2'500'000'000ULL;  // 1 s in ticks: 1 ms per read
+  raw.max_raw_read_latency = 12'500'000;     // 5 ms
+  raw.write_count = 10;
+  raw.bytes_written = 4096 * 10;
+  raw.write_latency_sum = 25'000'000;  // 10 ms in ticks
+  raw.max_raw_write_latency = 5'000'000;
+  raw.transaction_count = 1010;
+  raw.latency_bins[5] = 1010;
+  std::thread dynamo([&] {
+    const auto next = [&] {
+      auto message = decode(channel.receive(legacy::kMessageBytes));
+      seen.push_back(message);
+      return message;
+    };
+    const auto reply = [&](legacy::Purpose purpose, std::int32_t data) {
+      channel.send(legacy::encode_message({purpose, data}));
+    };
+    if (next().purpose == legacy::Purpose::add_workers) reply(legacy::Purpose::add_workers, 1);
+    if (next().purpose == legacy::Purpose::set_access) {
+      auto spec = legacy::decode_test_spec(channel.receive(legacy::kDataMessageBytes));
+      if (!spec || spec->lines.size() != 1 || spec->lines[0].size_bytes != 4096) errors.push_back("SET_ACCESS block");
+      reply(legacy::Purpose::set_access, 1);
+    }
+    if (next().purpose == legacy::Purpose::set_targets) {
+      const auto block = channel.receive(legacy::kDataMessageBytes);
+      auto targets = legacy::decode_target_list(block, legacy::TargetListUse::assignment);
+      if (!targets || targets->size() != 1 || (*targets)[0].queue_depth != 4 ||
+          !legacy::is_type((*targets)[0].type, legacy::target_type::kActive)) {
+        errors.push_back("SET_TARGETS block");
+      }
+      reply(legacy::Purpose::set_targets, 1);
+      channel.send(block);  // the echo
+    }
+    for (const auto& [purpose, data] : {std::pair{legacy::Purpose::start, 1}, std::pair{legacy::Purpose::begin_io, 1}}) {
+      if (next().purpose == purpose) reply(purpose, data);
+    }
+    (void)next();  // RECORD_ON: no reply
+    for (const auto purpose : {legacy::Purpose::record_off, legacy::Purpose::stop}) {
+      if (next().purpose == purpose) reply(purpose, legacy::kAllWorkers);
+    }
+    if (next().purpose == legacy::Purpose::report_results) {
+      legacy::ManagerResults manager;
+      manager.cpus = {{40, 30, 10, 0, 0, 100}, {-0.5, 0, 0, 0, 0, 0}};  // a delta below zero, as Dynamo sends
+      channel.send(legacy::encode_manager_results(manager).value());
+      channel.send(legacy::encode_worker_results({5'000'000'000ULL, 15'000'000'000ULL, {raw}}).value());
+    }
+  });
+
+  protocol::WorkerAssignment worker;
+  worker.name = "Worker 1";
+  worker.spec = {"4K read", access_specs::DefaultAssignment::none, {{4096, 100, 100, 100, 0, 1, 0, 0}}};
+  worker.targets = {protocol::TargetAssignment{"/tmp/fake", 4}};
+  const auto timeout = std::chrono::duration_cast<Nanoseconds>(5s);
+  EXPECT_TRUE(link->request(protocol::Assignment{7, "", false, {worker}}, timeout).has_value());
+  for (const auto phase : {protocol::Phase::start, protocol::Phase::begin_io, protocol::Phase::record_on,
+                           protocol::Phase::record_off}) {
+    const auto done = link->request(protocol::PhaseCommand{7, phase}, timeout);
+    EXPECT_TRUE(done.has_value()) << done.error().describe();
+  }
+  const auto final_reply = link->request(protocol::PhaseCommand{7, protocol::Phase::stop}, timeout);
+  dynamo.join();
+  EXPECT_TRUE(errors.empty()) << errors.front();
+
+  using P = legacy::Purpose;
+  const std::vector<legacy::Message> expected{
+      {P::add_workers, 1}, {P::set_access, 0}, {P::set_targets, 0}, {P::start, legacy::kAllWorkers},
+      {P::begin_io, legacy::kAllWorkers}, {P::record_on, legacy::kAllWorkers}, {P::record_off, legacy::kAllWorkers},
+      {P::stop, legacy::kAllWorkers}, {P::report_results, legacy::kManager}};
+  EXPECT_EQ(seen, expected);
+
+  ASSERT_TRUE(final_reply.has_value()) << final_reply.error().describe();
+  const auto* results = std::get_if<protocol::FinalResults>(&*final_reply);
+  ASSERT_NE(results, nullptr);
+  ASSERT_EQ(results->workers.size(), 1U);
+  EXPECT_EQ(results->workers[0].window, std::chrono::duration_cast<Nanoseconds>(4s));  // 1e10 ticks / 2.5e9
+  ASSERT_EQ(results->workers[0].targets.size(), 1U);
+  const auto& counters = results->workers[0].targets[0].counters;
+  EXPECT_EQ(counters.reads.count, 1000U);
+  EXPECT_EQ(counters.bytes_read, 4096U * 1000);
+  EXPECT_EQ(counters.reads.sum_ns, 1'000'000'000U);
+  EXPECT_EQ(counters.reads.max_ns, 5'000'000U);
+  EXPECT_EQ(counters.writes.sum_ns, 10'000'000U);
+  EXPECT_EQ(counters.writes.max_ns, 2'000'000U);
+  EXPECT_EQ(counters.transactions.count, 1010U);
+  EXPECT_EQ(counters.latency.count(), 0U);  // percentiles are not known from a Dynamo
+  ASSERT_EQ(results->cpus.size(), 2U);
+  EXPECT_EQ(results->cpus[0].total_percent, 40.0);
+  EXPECT_EQ(results->cpus[1].total_percent, 0.0);  // clamped
 }
 
 }  // namespace
