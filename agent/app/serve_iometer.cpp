@@ -48,16 +48,22 @@ int serve_iometer(const ServeOptions& options) {
                "this agent within --allow)\n";
 
   agent::LegacySession session(legacy);
+  std::string last_problem;  // said once, not every 200 ms
   for (;;) {
     auto channel = agent::legacy_login(legacy, gui->host, gui->port);
     if (!channel) {
       if (channel.error().code() == ErrorCode::io_error || channel.error().code() == ErrorCode::not_found) {
+        if (channel.error().describe() != last_problem) {
+          last_problem = channel.error().describe();
+          std::cerr << "iomark-agent: " << last_problem << "; retrying\n";
+        }
         std::this_thread::sleep_for(kLoginRetry);  // the GUI is not there (yet)
         continue;
       }
       std::cerr << "iomark-agent: " << channel.error().describe() << '\n';
       return kExitFailure;
     }
+    last_problem.clear();
     std::cerr << "iomark-agent: logged in; the GUI connected back\n";
     auto ended = session.serve(*channel);
     if (!ended) {
