@@ -32,6 +32,10 @@ int main(int argc, char** argv) {
 
   // Daemon mode, with dynamo's habits: -i controller, -m own address, -n manager name.
   iomark::agent_app::ServeOptions serve;
+  app.add_option("--protocol", serve.protocol, "Wire protocol: iomark, or iometer (an IOmeter 1.1.0 GUI at -i drives this agent)")
+      ->type_name("PROTOCOL")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"iomark", "iometer"}));
   app.add_option("-i,--controller", serve.controller, "Controller to log in to: HOST[:PORT]")
       ->type_name("HOST[:PORT]");
   app.add_option("-p,--port", serve.port, "The controller's port when -i names none")
@@ -66,6 +70,11 @@ int main(int argc, char** argv) {
 
   app.callback([&] {
     if (!app.get_subcommands().empty()) return;
+    if (serve.protocol == "iometer") {
+      // The legacy session has no stop point of its own: a signal ends it at once (128+signal).
+      exit_code = iomark::agent_app::serve_iometer(serve);
+      return;
+    }
     const auto stop = stop_signals.request_stop_on(
         [](int signal_number) { spdlog::info("stopping on SIG{}", sigabbrev_np(signal_number)); });
     exit_code = iomark::agent_app::serve(serve, stop);

@@ -12,6 +12,7 @@
 namespace iomark::agent_app {
 
 struct ServeOptions {
+  std::string protocol{"iomark"};  // --protocol: iomark, or iometer (IOmeter 1.1.0's GUI drives us)
   std::string controller;  // -i HOST[:PORT]
   std::uint16_t port{1066};  // -p: the controller's port when -i names none
   std::string own_address;  // -m: how the controller may reach or show us
@@ -25,5 +26,9 @@ struct ServeOptions {
 // Serves controllers until `stop` is requested (SIGINT or SIGTERM); returns the process exit
 // code (iomark::ExitCode). Logs through spdlog's default logger.
 int serve(const ServeOptions& options, std::stop_token stop);
+
+// --protocol iometer: log in to an IOmeter 1.1.0 GUI at -i as Dynamo does and serve it
+// (serve_iometer.cpp). Returns the process exit code.
+int serve_iometer(const ServeOptions& options);
 
 }  // namespace iomark::agent_app

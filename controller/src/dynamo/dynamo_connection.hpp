@@ -21,9 +21,12 @@
 #include "iomark/legacy/target_spec.hpp"
 #include "iomark/legacy/wire.hpp"
 #include "iomark/protocol/connection.hpp"
-#include "legacy_socket.hpp"
+#include "iomark/transport/legacy_socket.hpp"
 
 namespace iomark::controller::dynamo {
+
+using transport::Clock;
+using transport::LegacySocket;
 
 // With the 1 s update interval, a stalled Dynamo is named within 4 s of its last answer.
 inline constexpr std::chrono::milliseconds kLegacyReplyDeadline{3000};

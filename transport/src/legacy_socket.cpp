@@ -1,4 +1,4 @@
-#include "legacy_socket.hpp"
+#include "iomark/transport/legacy_socket.hpp"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -13,7 +13,7 @@
 #include <cstring>
 #include <thread>
 
-namespace iomark::controller::dynamo {
+namespace iomark::transport {
 
 namespace {
 
@@ -131,4 +131,41 @@ std::string LegacySocket::peer_endpoint() const {
   return peer_ip() + ":" + std::to_string(ntohs(address.sin_port));
 }
 
-}  // namespace iomark::controller::dynamo
+LegacyListener::~LegacyListener() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<LegacyListener> LegacyListener::open_any_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return fail(ErrorCode::io_error, os_error("socket"));
+  LegacyListener listener(fd, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_ANY);  // as Dynamo: the GUI may come from anywhere
+  socklen_t length = sizeof address;
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 || ::listen(fd, 1) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    return fail(ErrorCode::io_error, os_error("command port"));
+  }
+  listener.port_ = ntohs(address.sin_port);
+  return listener;
+}
+
+Result<LegacySocket> LegacyListener::accept(Clock::time_point deadline) {
+  for (;;) {
+    pollfd p{fd_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, milliseconds_until(deadline));
+    if (ready < 0 && errno != EINTR) return fail(ErrorCode::io_error, os_error("poll"));
+    if (ready > 0) break;
+    if (Clock::now() >= deadline) {
+      return fail(ErrorCode::io_error, "nobody connected to port " + std::to_string(port_) + " in time");
+    }
+  }
+  const int fd = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+  if (fd < 0) return fail(ErrorCode::io_error, os_error("accept"));
+  const int on = 1;
+  (void)::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  return LegacySocket(fd);
+}
+
+}  // namespace iomark::transport

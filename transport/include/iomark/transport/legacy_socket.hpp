@@ -1,6 +1,9 @@
-// A blocking TCP socket for the legacy IOmeter wire, where every wait has a deadline: the
+// Blocking IPv4 TCP for the legacy IOmeter wire, where every wait has a deadline: the
 // stream has no framing or heartbeats, so a peer that stalls mid-block must become a named
-// error, never a hang (iometer-spec §7.5, "Blocking / robustness").
+// error, never a hang (iometer-spec §7.5, "Blocking / robustness"). Both ends use it: the
+// controller's Dynamo driver and iomark-agent --protocol iometer. No Asio: the legacy
+// conversation is strictly request-reply, one blocking thread per peer.
+// One owner per object; not thread-safe.
 #pragma once
 
 #include <chrono>
@@ -8,10 +11,11 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "iomark/common/result.hpp"
 
-namespace iomark::controller::dynamo {
+namespace iomark::transport {
 
 using Clock = std::chrono::steady_clock;
 
@@ -46,4 +50,26 @@ class LegacySocket {
   int fd_{-1};
 };
 
-}  // namespace iomark::controller::dynamo
+// A listening IPv4 socket on every address, on a port the system picks: Dynamo's (and
+// iomark-agent --protocol iometer's) command port, which the GUI connects back to.
+class LegacyListener {
+ public:
+  // Errors: io_error naming the failed call.
+  [[nodiscard]] static Result<LegacyListener> open_any_port();
+  LegacyListener(LegacyListener&& other) noexcept : fd_(std::exchange(other.fd_, -1)), port_(other.port_) {}
+  LegacyListener& operator=(LegacyListener&&) = delete;
+  LegacyListener(const LegacyListener&) = delete;
+  LegacyListener& operator=(const LegacyListener&) = delete;
+  ~LegacyListener();
+
+  [[nodiscard]] std::uint16_t port() const noexcept { return port_; }
+  // Errors: io_error when nobody connected before the deadline.
+  [[nodiscard]] Result<LegacySocket> accept(Clock::time_point deadline);
+
+ private:
+  LegacyListener(int fd, std::uint16_t port) : fd_(fd), port_(port) {}
+  int fd_{-1};
+  std::uint16_t port_{};
+};
+
+}  // namespace iomark::transport

@@ -1,0 +1,78 @@
+// `iomark-agent --protocol iometer`: an IOmeter 1.1.0 GUI drives this agent as if it were
+// Dynamo (agent/service legacy_session.hpp does the protocol; this file only wires it).
+#include <chrono>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "iomark/agent/legacy_session.hpp"
+#include "iomark/common/exit_code.hpp"
+#include "iomark/common/host_name.hpp"
+#include "iomark/transport/host_port.hpp"
+#include "serve.hpp"
+
+namespace iomark::agent_app {
+
+namespace {
+
+// Dynamo retries a refused login every 200 ms, forever: the GUI may start later.
+constexpr auto kLoginRetry = std::chrono::milliseconds(200);
+
+}  // namespace
+
+int serve_iometer(const ServeOptions& options) {
+  const auto refuse = [](const std::string& what) {
+    spdlog::error("{}", what);
+    return to_int(ExitCode::bad_input);
+  };
+  if (options.controller.empty() || !options.listen.empty()) {
+    return refuse("--protocol iometer logs in to the IOmeter GUI named by -i HOST[:PORT] (no --listen)");
+  }
+  if (!options.connection.key_file.empty() || !options.connection.tls_cert.empty()) {
+    return refuse("--protocol iometer has no authentication and no TLS: drop --key-file and --tls-*");
+  }
+  auto gui = transport::parse_host_port(options.controller, options.port);
+  if (!gui) return refuse(Error(gui.error()).in_field("-i").describe());
+  auto policy = targets::SafetyPolicy::create(
+      options.allow, options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse);
+  if (!policy) return refuse(Error(policy.error()).in_field("--allow").describe());
+
+  agent::LegacyAgentOptions legacy;
+  legacy.manager_name = options.name.empty() ? local_host_name() : options.name;
+  legacy.own_address = options.own_address;
+  legacy.policy = std::move(*policy);
+  legacy.notice = [](const std::string& text) { spdlog::info("{}", text); };
+  spdlog::warn("agent '{}': IOmeter protocol, logging in to {} (the legacy protocol has no authentication: anyone "
+               "who reaches the command port can drive this agent within --allow)",
+               legacy.manager_name, transport::to_string(*gui));
+
+  agent::LegacySession session(legacy);
+  std::string last_problem;  // said once, not every 200 ms
+  for (;;) {
+    auto channel = agent::legacy_login(legacy, gui->host, gui->port);
+    if (!channel) {
+      if (channel.error().code() == ErrorCode::io_error || channel.error().code() == ErrorCode::not_found) {
+        if (channel.error().describe() != last_problem) {
+          last_problem = channel.error().describe();
+          spdlog::warn("{}; retrying", last_problem);
+        }
+        std::this_thread::sleep_for(kLoginRetry);  // the GUI is not there (yet)
+        continue;
+      }
+      spdlog::error("{}", channel.error().describe());
+      return to_int(ExitCode::run_failed);
+    }
+    last_problem.clear();
+    spdlog::info("logged in; the GUI connected back");
+    auto ended = session.serve(*channel);
+    if (!ended) {
+      // Dynamo exits when its command channel breaks; so does this agent, with the reason.
+      spdlog::error("{}", ended.error().describe());
+      return to_int(ExitCode::run_failed);
+    }
+    if (*ended == agent::LegacyEnd::exit_manager) return 0;
+    spdlog::info("RESET: logging in again");
+  }
+}
+
+}  // namespace iomark::agent_app
