@@ -9,6 +9,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "report_command.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/common/units.hpp"
@@ -50,6 +51,7 @@ struct RunOptions {
   std::string results_csv{"results.csv"};
   std::string results_json;
   std::string results_timeseries;
+  std::string report_html;
   std::string listen;
   std::vector<std::string> managers;
   std::uint32_t wait_managers{0};
@@ -292,6 +294,12 @@ int run(const RunOptions& options) {
   if (!options.results_csv.empty()) std::cout << "results appended to " << options.results_csv << '\n';
   if (!options.results_json.empty()) std::cout << "JSON results in " << options.results_json << '\n';
   if (!options.results_timeseries.empty()) std::cout << "time series in " << options.results_timeseries << '\n';
+  if (!options.report_html.empty()) {
+    const std::string name = options.description.empty() ? "iomark run" : options.description;
+    if (const int code = write_report({measured_series_source(outcome, name)}, options.report_html, name, {}); code != 0) {
+      return code;
+    }
+  }
   std::cout << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
   if (outcome.error) {
     std::cerr << "iomark: the series stopped: " << outcome.error->describe() << '\n';
@@ -334,6 +342,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_option("--json", options->results_json, "Write iomark JSON results here");
   command->add_option("--timeseries", options->results_timeseries,
                       "Append IOmeter's time-series side file here (one row per worker and update)");
+  command->add_option("--report", options->report_html, "Write an HTML report of the series here at its end");
   command->add_option("--description", options->description, "Test description recorded in the results");
   command->add_option("--on-agent-loss", options->on_agent_loss,
                       "When an agent is lost mid-series: stop (default), or continue without it")
