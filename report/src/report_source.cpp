@@ -25,7 +25,10 @@ std::string facts_of(const results::HostFacts& host) {
   std::string os = host.os_name;
   if (!host.kernel_release.empty()) os += (os.empty() ? "" : " ") + host.kernel_release;
   add(os);
-  if (!host.iomark_version.empty()) add("iomark " + host.iomark_version);
+  // Agents report "0.1.0" or, from some builds, "iomark 0.1.0".
+  if (!host.iomark_version.empty()) {
+    add(host.iomark_version.starts_with("iomark") ? host.iomark_version : "iomark " + host.iomark_version);
+  }
   return facts;
 }
 
