@@ -143,7 +143,7 @@ std::string run_label(const ReportSource& source, const RunPoint& point, bool se
 }
 
 std::vector<Chart> latency_charts(const std::string& spec, const std::vector<ReportSource>& sources, ChartIds& ids) {
-  Chart percentiles{ids.make(spec, "latency-percentiles"), "Latency percentiles", "percentile", "ms",
+  Chart percentiles{ids.make(spec, "latency-percentiles"), "Latency percentiles", "percentile", "ms (log scale)",
                     XScale::categories, {}, {}};
   for (const double p : results::kProfilePercentiles) {
     std::string name = std::to_string(p);
@@ -151,6 +151,7 @@ std::vector<Chart> latency_charts(const std::string& spec, const std::vector<Rep
     if (name.back() == '.') name.pop_back();
     percentiles.categories.push_back("p" + name);
   }
+  percentiles.y_scale = YScale::log10;
   Chart bins{ids.make(spec, "latency-bins"), "Latency distribution (IOmeter bins)", "response time", "% of I/Os",
              XScale::categories, {}, {}};
   for (const auto caption : legacy_latency_bin_captions()) bins.categories.emplace_back(caption);

@@ -98,6 +98,14 @@ std::vector<double> log2_ticks(double low, double high, std::size_t max_count) {
   return ticks;
 }
 
+std::vector<double> log10_ticks(double low, double high) {
+  const int first = static_cast<int>(std::floor(std::log10(low) + 1e-9));
+  const int last = std::max(static_cast<int>(std::ceil(std::log10(high) - 1e-9)), first + 1);
+  std::vector<double> ticks;
+  for (int e = first; e <= last; ++e) ticks.push_back(std::pow(10.0, e));
+  return ticks;
+}
+
 std::string format_tick(double value) {
   std::array<char, 32> text{};
   const double magnitude = std::fabs(value);
@@ -111,14 +119,15 @@ std::string format_tick(double value) {
   return text.data();
 }
 
-ChartFrame::ChartFrame(const Chart& chart) : scale_(chart.x_scale), plot_{kPlotLeft, kPlotTop, kPlotWidth, kPlotHeight} {
-  double x_min = INFINITY, x_max = -INFINITY, y_min = 0, y_max = -INFINITY;
+ChartFrame::ChartFrame(const Chart& chart) : scale_(chart.x_scale), y_scale_(chart.y_scale), plot_{kPlotLeft, kPlotTop, kPlotWidth, kPlotHeight} {
+  double x_min = INFINITY, x_max = -INFINITY, y_min = 0, y_max = -INFINITY, y_min_positive = INFINITY;
   for (const auto& curve : chart.curves) {
     for (const auto& point : curve.points) {
       x_min = std::min(x_min, point.x);
       x_max = std::max(x_max, point.x);
       y_min = std::min(y_min, point.y);
       y_max = std::max(y_max, point.y);
+      if (point.y > 0) y_min_positive = std::min(y_min_positive, point.y);
     }
   }
   if (!std::isfinite(x_min)) x_min = x_max = 1;
@@ -140,9 +149,16 @@ ChartFrame::ChartFrame(const Chart& chart) : scale_(chart.x_scale), plot_{kPlotL
       x_high_ = static_cast<double>(std::max<std::size_t>(chart.categories.size(), 1)) - 0.5;
       break;
   }
-  y_ticks_ = nice_ticks(y_min, y_max, 6);
-  y_low_ = y_ticks_.front();
-  y_high_ = y_ticks_.back();
+  if (y_scale_ == YScale::log10) {
+    if (!std::isfinite(y_min_positive)) y_min_positive = y_max = 1;
+    y_ticks_ = log10_ticks(y_min_positive, y_max);
+    y_low_ = std::log10(y_ticks_.front());
+    y_high_ = std::log10(y_ticks_.back());
+  } else {
+    y_ticks_ = nice_ticks(y_min, y_max, 6);
+    y_low_ = y_ticks_.front();
+    y_high_ = y_ticks_.back();
+  }
   width_ = kWidth;
   legend_top_ = plot_.top + plot_.height + 60 + (slanted_categories(chart) ? kSlantedLabelRoom : 0);
   const std::size_t rows = (chart.curves.size() + kLegendColumns - 1) / kLegendColumns;
@@ -155,7 +171,8 @@ double ChartFrame::x_px(double x) const noexcept {
 }
 
 double ChartFrame::y_px(double y) const noexcept {
-  return plot_.top + plot_.height - (y - y_low_) / (y_high_ - y_low_) * plot_.height;
+  const double axis = y_scale_ == YScale::log10 ? std::max(std::log10(std::max(y, 1e-300)), y_low_) : y;
+  return plot_.top + plot_.height - (axis - y_low_) / (y_high_ - y_low_) * plot_.height;
 }
 
 std::string render_svg_chart(const Chart& chart) {

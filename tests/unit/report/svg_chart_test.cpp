@@ -50,6 +50,22 @@ TEST(Log2Ticks, ThinnedOutWhenTooMany) {
   EXPECT_GE(ticks.back(), 1 << 20);
 }
 
+TEST(Log10Ticks, DecadesCoveringTheRange) {
+  EXPECT_EQ(log10_ticks(0.05, 27), (std::vector<double>{0.01, 0.1, 1, 10, 100}));
+  EXPECT_EQ(log10_ticks(1, 1), (std::vector<double>{1, 10}));
+}
+
+TEST(ChartFrame, Log10YAxisSpacesDecadesEvenly) {
+  Chart chart = qd_chart({{"p", {{1, 0.05}, {2, 0.5}, {4, 27}, {8, 0}}}});
+  chart.y_scale = YScale::log10;
+  const ChartFrame frame(chart);
+  EXPECT_NEAR(frame.y_px(0.1) - frame.y_px(1), frame.y_px(1) - frame.y_px(10), 1e-9);
+  EXPECT_DOUBLE_EQ(frame.y_px(0.01), frame.plot().top + frame.plot().height);
+  EXPECT_DOUBLE_EQ(frame.y_px(100), frame.plot().top);
+  // A zero cannot be placed on a log axis: it sits on the bottom edge.
+  EXPECT_DOUBLE_EQ(frame.y_px(0), frame.plot().top + frame.plot().height);
+}
+
 TEST(FormatTick, ShortLabels) {
   EXPECT_EQ(format_tick(0), "0");
   EXPECT_EQ(format_tick(0.25), "0.25");

@@ -31,6 +31,11 @@ enum class XScale : std::uint8_t {
   categories,  // x = 0, 1, 2... naming Chart::categories
 };
 
+enum class YScale : std::uint8_t {
+  linear,  // from 0 (or the lowest negative value)
+  log10,   // latencies spanning decades (percentiles); values <= 0 sit on the bottom edge
+};
+
 struct ChartPoint {
   double x{};
   double y{};
@@ -50,6 +55,7 @@ struct Chart {
   XScale x_scale{XScale::log2};
   std::vector<std::string> categories;  // XScale::categories only
   std::vector<ChartCurve> curves;
+  YScale y_scale{YScale::linear};
 };
 
 struct SpecSection {

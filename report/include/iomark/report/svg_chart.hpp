@@ -32,6 +32,9 @@ inline constexpr std::size_t kMaxMarkedPoints = 40;
 // be more than max_count.
 [[nodiscard]] std::vector<double> log2_ticks(double low, double high, std::size_t max_count);
 
+// Powers of ten covering [low, high] (0 < low <= high); at least two.
+[[nodiscard]] std::vector<double> log10_ticks(double low, double high);
+
 // A tick label: "0.25", "1500", "20k", "1.5M".
 [[nodiscard]] std::string format_tick(double value);
 
@@ -59,11 +62,12 @@ class ChartFrame {
 
  private:
   XScale scale_;
+  YScale y_scale_;
   Box plot_;
   double width_{};
   double height_{};
   double legend_top_{};
-  double x_low_{}, x_high_{}, y_low_{}, y_high_{};  // in axis units (log2 of x on a log2 axis)
+  double x_low_{}, x_high_{}, y_low_{}, y_high_{};  // in axis units (log2 of x, log10 of y on log axes)
   std::vector<double> x_ticks_;
   std::vector<double> y_ticks_;
 };
