@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report/count_of.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -12,11 +14,7 @@
 namespace iomark::report {
 namespace {
 
-std::size_t count(const std::string& text, std::string_view what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-  return n;
-}
+using test_support::count_of;
 
 results::RunPoint all_point(std::size_t run, std::string spec, std::uint32_t depth, double iops) {
   results::RunPoint p;
@@ -62,9 +60,9 @@ TEST(RenderHtmlReport, SelfContainedWithoutScriptOrExternalReference) {
 TEST(RenderHtmlReport, EveryChartSummaryComparisonAndRun) {
   const auto model = two_source_model("4K read");
   const auto html = render_html_report(model);
-  EXPECT_EQ(count(html, "<svg "), model.chart_count());
-  EXPECT_EQ(count(html, "<figure class=\"chart\""), model.chart_count());
-  EXPECT_EQ(count(html, "<tr class=\"run\">"), 4U);
+  EXPECT_EQ(count_of(html, "<svg "), model.chart_count());
+  EXPECT_EQ(count_of(html, "<figure class=\"chart\""), model.chart_count());
+  EXPECT_EQ(count_of(html, "<tr class=\"run\">"), 4U);
   EXPECT_NE(html.find("<section id=\"comparison\">"), std::string::npos);
   EXPECT_NE(html.find("<h3>Failed runs: 2</h3>"), std::string::npos);
   EXPECT_NE(html.find("<td class=\"n\">0.500</td>"), std::string::npos);  // 90 / 180 at QD 2
@@ -76,8 +74,8 @@ TEST(RenderHtmlReport, HostileNamesAreEscapedEverywhere) {
   const auto html = render_html_report(two_source_model(hostile));
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
-  EXPECT_EQ(count(html, "</title>"), 1U);
-  EXPECT_GT(count(html, "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), 5U);
+  EXPECT_EQ(count_of(html, "</title>"), 1U);
+  EXPECT_GT(count_of(html, "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), 5U);
 }
 
 TEST(WriteReportFiles, TheHtmlAndOneSvgPerChart) {

@@ -36,6 +36,13 @@ ReportSource two_manager_source(std::string name, double base, std::string spec 
   return source;
 }
 
+ReportSource source_of(std::string name, std::vector<RunPoint> points) {
+  ReportSource source;
+  source.name = std::move(name);
+  source.points = std::move(points);
+  return source;
+}
+
 const Chart* find_chart(const SpecSection& section, std::string_view id) {
   const auto found = std::find_if(section.charts.begin(), section.charts.end(),
                                   [id](const Chart& chart) { return chart.id == id; });
@@ -69,10 +76,7 @@ TEST(BuildReport, OneCurveForAllAndOnePerManagerWithAPointPerRun) {
 }
 
 TEST(BuildReport, ASingleManagerAddsNoCurveOfItsOwn) {
-  ReportSource source;
-  source.name = "one";
-  source.points = {point(0, "s", "", 1, 10), point(0, "s", "hostA", 1, 10)};
-  const auto model = build_report({source}, "t");
+  const auto model = build_report({source_of("one", {point(0, "s", "", 1, 10), point(0, "s", "hostA", 1, 10)})}, "t");
   ASSERT_EQ(model.sections.size(), 1U);
   EXPECT_EQ(model.sections[0].charts[0].curves.size(), 1U);
 }
@@ -110,13 +114,9 @@ TEST(BuildReport, SeveralSourcesAreComparedWithTheFirst) {
 }
 
 TEST(BuildReport, RepeatedRunsAreAveragedForTheRatio) {
-  ReportSource first;
-  first.name = "first";
-  first.points = {point(0, "s", "", 1, 100), point(1, "s", "", 1, 300)};
-  ReportSource second;
-  second.name = "second";
-  second.points = {point(0, "s", "", 1, 100)};
-  const auto model = build_report({first, second}, "");
+  const auto model = build_report({source_of("first", {point(0, "s", "", 1, 100), point(1, "s", "", 1, 300)}),
+                                   source_of("second", {point(0, "s", "", 1, 100)})},
+                                  "");
   ASSERT_EQ(model.comparison.size(), 1U);
   EXPECT_EQ(model.comparison[0].iops[0], 200.0);
   EXPECT_EQ(model.comparison[0].ratio[1], 0.5);
@@ -175,10 +175,7 @@ TEST(BuildReport, LatencyPercentilesOrBinsAtMostEightRunsPerSource) {
 }
 
 TEST(ChartIds, UniqueEvenWhenSpecsSlugAlike) {
-  ReportSource source;
-  source.name = "x";
-  source.points = {point(0, "4K Read", "", 1, 1), point(1, "4k-read", "", 1, 1)};
-  const auto model = build_report({source}, "");
+  const auto model = build_report({source_of("x", {point(0, "4K Read", "", 1, 1), point(1, "4k-read", "", 1, 1)})}, "");
   ASSERT_EQ(model.sections.size(), 2U);
   EXPECT_EQ(model.sections[0].charts[0].id, "4k-read-iops");
   EXPECT_EQ(model.sections[1].charts[0].id, "4k-read-iops-2");

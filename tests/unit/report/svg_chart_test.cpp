@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report/count_of.hpp"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -9,11 +11,7 @@
 namespace iomark::report {
 namespace {
 
-std::size_t count(const std::string& text, std::string_view what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-  return n;
-}
+using test_support::count_of;
 
 Chart qd_chart(std::vector<ChartCurve> curves) {
   return {"spec-iops", "IOPS", "outstanding I/Os", "I/Os per second", XScale::log2, {}, std::move(curves)};
@@ -112,11 +110,11 @@ TEST(ChartFrame, TheLegendGrowsTheChartWithTheCurves) {
 TEST(RenderSvgChart, OnePolylineAndMarkerPerPoint) {
   const auto svg = render_svg_chart(qd_chart({{"ALL", {{1, 100}, {2, 180}, {4, 300}}}, {"hostA", {{1, 50}, {2, 90}}}}));
   EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0U);
-  EXPECT_EQ(count(svg, "<polyline class=\"curve\""), 2U);
-  EXPECT_EQ(count(svg, "data-points=\"3\""), 1U);
-  EXPECT_EQ(count(svg, "data-points=\"2\""), 1U);
-  EXPECT_EQ(count(svg, "<circle class=\"marker\""), 5U);
-  EXPECT_EQ(count(svg, "class=\"legend-entry\""), 2U);
+  EXPECT_EQ(count_of(svg, "<polyline class=\"curve\""), 2U);
+  EXPECT_EQ(count_of(svg, "data-points=\"3\""), 1U);
+  EXPECT_EQ(count_of(svg, "data-points=\"2\""), 1U);
+  EXPECT_EQ(count_of(svg, "<circle class=\"marker\""), 5U);
+  EXPECT_EQ(count_of(svg, "class=\"legend-entry\""), 2U);
   EXPECT_NE(svg.find(">outstanding I/Os</text>"), std::string::npos);
   EXPECT_NE(svg.find(">I/Os per second</text>"), std::string::npos);
   for (const char* tick : {">1</text>", ">2</text>", ">4</text>"}) EXPECT_NE(svg.find(tick), std::string::npos) << tick;
@@ -126,11 +124,11 @@ TEST(RenderSvgChart, LongCurvesHaveNoMarkersButAllPoints) {
   ChartCurve curve{"long", {}};
   for (std::size_t i = 1; i <= kMaxMarkedPoints + 1; ++i) curve.points.push_back({static_cast<double>(i), 1.0});
   const auto svg = render_svg_chart(qd_chart({curve}));
-  EXPECT_EQ(count(svg, "<circle"), 0U);
+  EXPECT_EQ(count_of(svg, "<circle"), 0U);
   EXPECT_NE(svg.find("data-points=\"" + std::to_string(kMaxMarkedPoints + 1) + "\""), std::string::npos);
   const auto points_at = svg.find(" points=\"");
   const auto points = svg.substr(points_at, svg.find('"', points_at + 9) - points_at);
-  EXPECT_EQ(count(points, ","), kMaxMarkedPoints + 1);
+  EXPECT_EQ(count_of(points, ","), kMaxMarkedPoints + 1);
 }
 
 TEST(RenderSvgChart, HostileNamesStayText) {
