@@ -36,6 +36,32 @@ std::string fixed(const std::optional<double>& value, int decimals) {
 std::string cell(std::string_view text) { return "<td>" + escape_xml(text) + "</td>"; }
 std::string number_cell(std::string text) { return "<td class=\"n\">" + text + "</td>"; }
 
+// Series with the same description, tool and outcome, as one summary row: IOmeter batch files
+// often hold dozens of one-run series of a few patterns.
+struct SeriesGroup {
+  const SourceSeries* first{};
+  const SourceSeries* last{};
+  std::size_t count{};
+};
+
+std::vector<SeriesGroup> group_series(const std::vector<SourceSeries>& series) {
+  std::vector<SeriesGroup> groups;
+  for (const SourceSeries& one : series) {
+    const auto same = [&one](const SeriesGroup& group) {
+      return group.first->description == one.description && group.first->tool == one.tool &&
+             group.first->outcome == one.outcome;
+    };
+    const auto found = std::find_if(groups.begin(), groups.end(), same);
+    if (found == groups.end()) {
+      groups.push_back({&one, &one, 1});
+    } else {
+      found->last = &one;
+      ++found->count;
+    }
+  }
+  return groups;
+}
+
 void summary(std::string& html, const ReportModel& model) {
   html += "<section id=\"summary\">\n<h2>Summary</h2>\n<table class=\"sources\">\n"
           "<tr><th>#</th><th>source</th><th>format</th><th>series</th><th>tool</th><th>started</th>"
@@ -49,24 +75,25 @@ void summary(std::string& html, const ReportModel& model) {
       if (!hosts.empty()) hosts += "<br>";
       hosts += escape_xml(host.name) + (host.facts.empty() ? "" : " (" + escape_xml(host.facts) + ")");
     }
-    const std::size_t rows = std::max<std::size_t>(source.series.size(), 1);
+    const auto groups = group_series(source.series);
+    const std::size_t rows = std::max<std::size_t>(groups.size(), 1);
+    const std::string span = " rowspan=\"" + std::to_string(rows) + "\"";
     for (std::size_t r = 0; r < rows; ++r) {
       html += "<tr>";
       if (r == 0) {
-        const std::string span = " rowspan=\"" + std::to_string(rows) + "\"";
         html += "<td" + span + ">" + std::to_string(s + 1) + "</td><td" + span + ">" + escape_xml(source.name) +
                 "</td><td" + span + ">" + escape_xml(source.format) + "</td>";
       }
-      if (r < source.series.size()) {
-        const SourceSeries& series = source.series[r];
-        html += cell(series.description) + cell(series.tool) + cell(series.start_time) + cell(series.outcome);
+      if (r < groups.size()) {
+        const SeriesGroup& group = groups[r];
+        const std::string times = group.count == 1 ? group.first->start_time
+                                                   : group.first->start_time + " to " + group.last->start_time;
+        html += cell(group.first->description + (group.count == 1 ? "" : " (" + std::to_string(group.count) + " series)")) +
+                cell(group.first->tool) + cell(times) + cell(group.first->outcome);
       } else {
         html += "<td></td><td></td><td></td><td></td>";
       }
-      if (r == 0) {
-        const std::string span = " rowspan=\"" + std::to_string(rows) + "\"";
-        html += "<td class=\"n\"" + span + ">" + std::to_string(runs) + "</td><td" + span + ">" + hosts + "</td>";
-      }
+      if (r == 0) html += "<td class=\"n\"" + span + ">" + std::to_string(runs) + "</td><td" + span + ">" + hosts + "</td>";
       html += "</tr>\n";
     }
   }

@@ -109,6 +109,51 @@ std::vector<Chart> metric_charts(const std::string& spec, const std::vector<Spec
   return charts;
 }
 
+// The queue depths the ALL points of `spec` ran at, over every source.
+std::set<std::uint32_t> queue_depths_of(const std::string& spec, const std::vector<ReportSource>& sources) {
+  std::set<std::uint32_t> depths;
+  for (const ReportSource& source : sources) {
+    for (const RunPoint& point : source.points) {
+      if (is_all(point) && point.queue_depth && spec_key(point) == spec) depths.insert(*point.queue_depth);
+    }
+  }
+  return depths;
+}
+
+// Where every run of a spec had the same outstanding I/Os (IOmeter batch files that vary the
+// test, not the queue depth), the same figures against the run's place in its file: one point
+// per run, one curve per source's ALL rows and, with several managers, per manager.
+std::vector<Chart> per_run_charts(const std::string& spec, const std::vector<ReportSource>& sources, ChartIds& ids) {
+  std::vector<Chart> charts;
+  for (const Metric& metric : metrics()) {
+    Chart chart{ids.make(spec, metric.id), std::string(metric.title), "run (in file order)", std::string(metric.y_label),
+                XScale::linear, {}, {}};
+    for (const ReportSource& source : sources) {
+      std::vector<ChartCurve> curves;  // ALL first, then managers in order of appearance
+      std::size_t ordinal = 0;
+      std::set<std::string_view> managers;
+      for (const RunPoint& point : source.points) {
+        if (spec_key(point) == spec && !is_all(point)) managers.insert(point.manager);
+      }
+      for (const RunPoint& point : source.points) {
+        if (spec_key(point) != spec || !point.queue_depth) continue;
+        if (is_all(point)) ++ordinal;
+        if (!is_all(point) && (metric.all_only || managers.size() < 2)) continue;
+        const auto y = metric.value(point);
+        if (!y) continue;
+        std::string label = is_all(point) ? std::string("ALL") : point.manager;
+        if (sources.size() > 1) label = source.name + " | " + label;
+        auto curve = std::find_if(curves.begin(), curves.end(), [&label](const ChartCurve& c) { return c.label == label; });
+        if (curve == curves.end()) curve = curves.insert(curves.end(), ChartCurve{label, {}});
+        curve->points.push_back({static_cast<double>(ordinal), *y});
+      }
+      for (auto& curve : curves) chart.curves.push_back(std::move(curve));
+    }
+    add_if_drawn(charts, std::move(chart));
+  }
+  return charts;
+}
+
 Chart ratio_chart(const std::string& spec, const std::vector<ReportSource>& sources, ChartIds& ids) {
   Chart chart{ids.make(spec, "iops-ratio"), "IOPS relative to " + sources.front().name, "outstanding I/Os",
               "ratio to the first source", XScale::log2, {}, {}};
@@ -135,9 +180,11 @@ std::vector<const RunPoint*> pick_evenly(const std::vector<const RunPoint*>& poi
   return picked;
 }
 
-std::string run_label(const ReportSource& source, const RunPoint& point, bool several_sources) {
+std::string run_label(const ReportSource& source, const RunPoint& point, bool several_sources,
+                      bool several_descriptions) {
   std::string label = point.queue_depth ? "QD " + std::to_string(*point.queue_depth)
                                         : "run " + std::to_string(point.run + 1);
+  if (several_descriptions && !point.description.empty()) label = point.description + ", " + label;
   if (several_sources) label = source.name + " | " + label;
   return label;
 }
@@ -159,6 +206,9 @@ std::vector<Chart> latency_charts(const std::string& spec, const std::vector<Rep
   for (const ReportSource& source : sources) {
     std::vector<const RunPoint*> with_percentiles;
     std::vector<const RunPoint*> with_bins;
+    std::set<std::string_view> descriptions;
+    for (const RunPoint& point : source.points) descriptions.insert(point.description);
+    const bool several_descriptions = descriptions.size() > 1;
     for (const RunPoint& point : source.points) {
       if (!is_all(point) || spec_key(point) != spec || !point.latency) continue;
       if (!point.latency->percentiles.empty()) {
@@ -168,14 +218,14 @@ std::vector<Chart> latency_charts(const std::string& spec, const std::vector<Rep
       }
     }
     for (const RunPoint* point : pick_evenly(with_percentiles)) {
-      ChartCurve curve{run_label(source, *point, sources.size() > 1), {}};
+      ChartCurve curve{run_label(source, *point, sources.size() > 1, several_descriptions), {}};
       for (std::size_t i = 0; i < point->latency->percentiles.size(); ++i) {
         curve.points.push_back({static_cast<double>(i), point->latency->percentiles[i].latency_ms});
       }
       percentiles.curves.push_back(std::move(curve));
     }
     for (const RunPoint* point : pick_evenly(with_bins)) {
-      ChartCurve curve{run_label(source, *point, sources.size() > 1), {}};
+      ChartCurve curve{run_label(source, *point, sources.size() > 1, several_descriptions), {}};
       double total = 0;
       for (const auto n : point->latency->bins) total += static_cast<double>(n);
       for (std::size_t i = 0; i < point->latency->bins.size(); ++i) {
@@ -274,7 +324,9 @@ ReportModel build_report(std::vector<ReportSource> sources, std::string title) {
       std::stable_partition(curves.begin(), curves.end(), [](const auto& curve) { return curve.manager.empty(); });
       per_source.push_back({&source, std::move(curves)});
     }
-    SpecSection section{spec, metric_charts(spec, per_source, several_sources, ids)};
+    SpecSection section{spec, queue_depths_of(spec, model.sources).size() == 1
+                                  ? per_run_charts(spec, model.sources, ids)
+                                  : metric_charts(spec, per_source, several_sources, ids)};
     if (several_sources) add_if_drawn(section.charts, ratio_chart(spec, model.sources, ids));
     for (auto& chart : latency_charts(spec, model.sources, ids)) section.charts.push_back(std::move(chart));
     model.sections.push_back(std::move(section));

@@ -78,6 +78,21 @@ TEST(RenderHtmlReport, HostileNamesAreEscapedEverywhere) {
   EXPECT_GT(count_of(html, "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), 5U);
 }
 
+TEST(RenderHtmlReport, SeriesOfOneDescriptionShareASummaryRow) {
+  ReportSource source;
+  source.name = "batch.csv";
+  for (const char* stamp : {"2023-03-25 03:05:43:661", "2023-03-25 03:07:27:431", "2023-03-27 13:11:29:122"}) {
+    source.series.push_back({"512B Random Read", "IOmeter 1.1.0", stamp, "completed"});
+  }
+  source.series.push_back({"4K Random Read", "IOmeter 1.1.0", "2023-03-27 13:12:00:000", "completed"});
+  const auto html = render_html_report(build_report({source}, ""));
+  EXPECT_NE(html.find("<td>512B Random Read (3 series)</td><td>IOmeter 1.1.0</td>"
+                      "<td>2023-03-25 03:05:43:661 to 2023-03-27 13:11:29:122</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>4K Random Read</td>"), std::string::npos);
+  EXPECT_NE(html.find("rowspan=\"2\""), std::string::npos);
+}
+
 TEST(WriteReportFiles, TheHtmlAndOneSvgPerChart) {
   const auto dir = std::filesystem::temp_directory_path() / ("iomark-report-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);

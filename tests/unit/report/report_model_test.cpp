@@ -81,6 +81,29 @@ TEST(BuildReport, ASingleManagerAddsNoCurveOfItsOwn) {
   EXPECT_EQ(model.sections[0].charts[0].curves.size(), 1U);
 }
 
+TEST(BuildReport, RunsAtOneQueueDepthArePlottedInFileOrder) {
+  ReportSource source;
+  source.name = "batch.csv";
+  std::size_t run = 0;
+  for (const char* description : {"512B read", "4K read", "16K read"}) {
+    for (const char* manager : {"", "hostA", "hostB"}) {
+      source.points.push_back(point(run, "spec", manager, 1, 100.0 * static_cast<double>(run + 1)));
+      source.points.back().description = description;
+    }
+    ++run;
+  }
+  const auto model = build_report({source}, "");
+  const Chart* iops = find_chart(model.sections.front(), "spec-iops");
+  ASSERT_NE(iops, nullptr);
+  EXPECT_EQ(iops->x_scale, XScale::linear);
+  EXPECT_EQ(iops->x_label, "run (in file order)");
+  ASSERT_EQ(iops->curves.size(), 3U);
+  EXPECT_EQ(iops->curves[0].label, "ALL");
+  EXPECT_EQ(iops->curves[0].points, (std::vector<ChartPoint>{{1, 100}, {2, 200}, {3, 300}}));
+  EXPECT_EQ(iops->curves[2].label, "hostB");
+  EXPECT_EQ(iops->curves[2].points.size(), 3U);
+}
+
 TEST(BuildReport, CpuIsDrawnForAllRowsOnly) {
   auto source = two_manager_source("a", 10);
   for (auto& p : source.points) p.cpu_percent = 12.5;
