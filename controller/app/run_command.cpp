@@ -11,6 +11,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "json_destination.hpp"
+#include "report_command.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/common/units.hpp"
@@ -42,6 +43,7 @@ struct RunOptions {
   std::vector<std::string> manager_map;
   std::vector<std::string> target_map;  // [MANAGER:]OLD=NEW
   run_options::RunFlags run;
+  std::string report_html;
   std::string listen;
   std::string legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins
   std::vector<std::string> managers;
@@ -340,6 +342,12 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   if (!flags.results_csv.empty()) out << "results appended to " << flags.results_csv << '\n';
   if (!flags.results_json.empty() && !json->to_standard_output()) out << "JSON results in " << flags.results_json << '\n';
   if (!flags.results_timeseries.empty()) out << "time series in " << flags.results_timeseries << '\n';
+  if (!options.report_html.empty()) {
+    const std::string name = options.run.description.empty() ? "iomark run" : options.run.description;
+    if (const int code = write_report({measured_series_source(outcome, name)}, options.report_html, name, {}, out); code != 0) {
+      return code;
+    }
+  }
   out << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
   if (auto copied = json->copy_to_standard_output(); !copied) report(copied.error());
   if (const int signal_number = stop_signals.first_signal(); signal_number != 0) {
@@ -373,6 +381,9 @@ void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& st
                       "manager only")
       ->type_name("[MANAGER:]OLD=NEW");
   run_options::add_run_flags(*command, options->run, run_options::FrontEnd::controller_run);
+  command->add_option("--report", options->report_html, "Write an HTML report of the series here at its end")
+      ->type_name("FILE.html")
+      ->group(std::string(run_options::kResultsGroup));
   command->add_option("--on-agent-loss", options->on_agent_loss,
                       "When an agent is lost mid-series: stop, or continue without it")
       ->type_name("POLICY")

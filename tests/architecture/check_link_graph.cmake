@@ -64,6 +64,8 @@ forbid(iomark_icf "^iomark_(results|protocol|transport|agent|engine|targets|work
        ".icf reading is text in, model out")
 forbid(iomark_results "^iomark_(protocol|transport|agent|engine|targets|workload|controller)"
        "results know nothing of the wire or the agent")
+forbid(iomark_report "^iomark_(protocol|transport|agent|engine|targets|workload|controller)"
+       "reports are drawn from results alone")
 forbid(iomark_protocol "^iomark_(transport|agent|engine|targets|workload|controller)" "the wire sits below both ends")
 forbid(iomark_legacy "^iomark_(icf|results|protocol|transport|agent|engine|targets|workload|controller)"
        "the legacy codec is IOmeter's byte images <-> the model, nothing more")

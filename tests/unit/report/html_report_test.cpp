@@ -1,0 +1,120 @@
+#include "iomark/report/html_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include "report/count_of.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace iomark::report {
+namespace {
+
+using test_support::count_of;
+
+results::RunPoint all_point(std::size_t run, std::string spec, std::uint32_t depth, double iops) {
+  results::RunPoint p;
+  p.run = run;
+  p.spec = std::move(spec);
+  p.queue_depth = depth;
+  p.iops = iops;
+  p.cpu_percent = 10;
+  return p;
+}
+
+ReportModel two_source_model(std::string hostile) {
+  ReportSource first;
+  first.name = "first.csv";
+  first.format = "IOmeter results.csv";
+  first.series.push_back({"nightly", "IOmeter 1.1.0", "2024-05-06 14:03:27:512", "completed"});
+  first.hosts.push_back({hostile, "2 CPUs"});
+  first.failures.push_back({"run 3", hostile});
+  first.points = {all_point(0, hostile, 1, 100), all_point(1, hostile, 2, 180)};
+  ReportSource second = first;
+  second.name = hostile;
+  second.points = {all_point(0, hostile, 1, 150), all_point(1, hostile, 2, 90)};
+  return build_report({first, second}, hostile);
+}
+
+TEST(RenderHtmlReport, SelfContainedWithoutScriptOrExternalReference) {
+  const auto html = render_html_report(two_source_model("spec"));
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("href="), std::string::npos);
+  EXPECT_EQ(html.find("url("), std::string::npos);
+  EXPECT_EQ(html.find("@import"), std::string::npos);
+  // The only URL is the SVG namespace name, which nothing fetches.
+  const std::regex url("https?://[^\"]*");
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), url); it != std::sregex_iterator(); ++it) {
+    EXPECT_EQ(it->str(), "http://www.w3.org/2000/svg");
+  }
+}
+
+TEST(RenderHtmlReport, EveryChartSummaryComparisonAndRun) {
+  const auto model = two_source_model("4K read");
+  const auto html = render_html_report(model);
+  EXPECT_EQ(count_of(html, "<svg "), model.chart_count());
+  EXPECT_EQ(count_of(html, "<figure class=\"chart\""), model.chart_count());
+  EXPECT_EQ(count_of(html, "<tr class=\"run\">"), 4U);
+  EXPECT_NE(html.find("<section id=\"comparison\">"), std::string::npos);
+  EXPECT_NE(html.find("<h3>Failed runs: 2</h3>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"n\">0.500</td>"), std::string::npos);  // 90 / 180 at QD 2
+  EXPECT_NE(html.find("<td class=\"n\">1.500</td>"), std::string::npos);  // 150 / 100 at QD 1
+}
+
+TEST(RenderHtmlReport, HostileNamesAreEscapedEverywhere) {
+  const std::string hostile = "</title><script>alert(1)</script><img src=x onerror=alert(2)>";
+  const auto html = render_html_report(two_source_model(hostile));
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_EQ(count_of(html, "</title>"), 1U);
+  EXPECT_GT(count_of(html, "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), 5U);
+}
+
+TEST(RenderHtmlReport, SeriesOfOneDescriptionShareASummaryRow) {
+  ReportSource source;
+  source.name = "batch.csv";
+  for (const char* stamp : {"2023-03-25 03:05:43:661", "2023-03-25 03:07:27:431", "2023-03-27 13:11:29:122"}) {
+    source.series.push_back({"512B Random Read", "IOmeter 1.1.0", stamp, "completed"});
+  }
+  source.series.push_back({"4K Random Read", "IOmeter 1.1.0", "2023-03-27 13:12:00:000", "completed"});
+  const auto html = render_html_report(build_report({source}, ""));
+  EXPECT_NE(html.find("<td>512B Random Read (3 series)</td><td>IOmeter 1.1.0</td>"
+                      "<td>2023-03-25 03:05:43:661 to 2023-03-27 13:11:29:122</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>4K Random Read</td>"), std::string::npos);
+  EXPECT_NE(html.find("rowspan=\"2\""), std::string::npos);
+}
+
+TEST(WriteReportFiles, TheHtmlAndOneSvgPerChart) {
+  const auto dir = std::filesystem::temp_directory_path() / ("iomark-report-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const auto model = two_source_model("4K read");
+  const auto written = write_report_files(model, dir / "report.html", std::nullopt);
+  ASSERT_FALSE(written) << "the folder of report.html does not exist yet";
+  std::filesystem::create_directories(dir);
+  const auto again = write_report_files(model, dir / "report.html", dir / "svg");
+  ASSERT_TRUE(again) << again.error().describe();
+  EXPECT_EQ(again->charts, model.chart_count());
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "svg")) {
+    ++files;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str().rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0U) << entry.path();
+  }
+  EXPECT_EQ(files, model.chart_count());
+  EXPECT_EQ(std::filesystem::file_size(dir / "report.html"), again->html_bytes);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace iomark::report

@@ -1,0 +1,222 @@
+#include "iomark/report/report_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace iomark::report {
+namespace {
+
+using results::RunPoint;
+
+RunPoint point(std::size_t run, std::string spec, std::string manager, std::uint32_t depth, double iops) {
+  RunPoint p;
+  p.run = run;
+  p.description = "series";
+  p.spec = std::move(spec);
+  p.manager = std::move(manager);
+  p.queue_depth = depth;
+  p.iops = iops;
+  p.mb_per_s = iops / 100;
+  p.average_response_ms = depth / 10.0;
+  return p;
+}
+
+// Runs at QD 1, 2, 4 of one spec on two managers: ALL IOPS = base * QD, each manager half.
+ReportSource two_manager_source(std::string name, double base, std::string spec = "4K read") {
+  ReportSource source;
+  source.name = std::move(name);
+  std::size_t run = 0;
+  for (const std::uint32_t depth : {1U, 2U, 4U}) {
+    source.points.push_back(point(run, spec, "", depth, base * depth));
+    source.points.push_back(point(run, spec, "hostA", depth, base * depth / 2));
+    source.points.push_back(point(run, spec, "hostB", depth, base * depth / 2));
+    ++run;
+  }
+  return source;
+}
+
+ReportSource source_of(std::string name, std::vector<RunPoint> points) {
+  ReportSource source;
+  source.name = std::move(name);
+  source.points = std::move(points);
+  return source;
+}
+
+const Chart* find_chart(const SpecSection& section, std::string_view id) {
+  const auto found = std::find_if(section.charts.begin(), section.charts.end(),
+                                  [id](const Chart& chart) { return chart.id == id; });
+  return found == section.charts.end() ? nullptr : &*found;
+}
+
+TEST(BuildReport, OneCurveForAllAndOnePerManagerWithAPointPerRun) {
+  const auto model = build_report({two_manager_source("a.csv", 1000)}, "");
+  EXPECT_EQ(model.title, "iomark report");
+  ASSERT_EQ(model.sections.size(), 1U);
+  const SpecSection& section = model.sections.front();
+  EXPECT_EQ(section.spec, "4K read");
+  const Chart* iops = find_chart(section, "4k-read-iops");
+  ASSERT_NE(iops, nullptr);
+  EXPECT_EQ(iops->x_scale, XScale::log2);
+  ASSERT_EQ(iops->curves.size(), 3U);
+  EXPECT_EQ(iops->curves[0].label, "ALL");
+  EXPECT_EQ(iops->curves[1].label, "hostA");
+  EXPECT_EQ(iops->curves[2].label, "hostB");
+  for (const auto& curve : iops->curves) EXPECT_EQ(curve.points.size(), 3U);
+  EXPECT_EQ(iops->curves[0].points[2], (ChartPoint{4, 4000}));
+  EXPECT_EQ(iops->curves[1].points[0], (ChartPoint{1, 500}));
+  EXPECT_NE(find_chart(section, "4k-read-avg-ms"), nullptr);
+  EXPECT_NE(find_chart(section, "4k-read-mbps"), nullptr);
+  // No histogram, no CPU figures, a single source: those charts are left out.
+  EXPECT_EQ(find_chart(section, "4k-read-p99-ms"), nullptr);
+  EXPECT_EQ(find_chart(section, "4k-read-cpu"), nullptr);
+  EXPECT_EQ(find_chart(section, "4k-read-iops-ratio"), nullptr);
+  EXPECT_TRUE(model.comparison.empty());
+  EXPECT_EQ(model.chart_count(), 3U);
+}
+
+TEST(BuildReport, ASingleManagerAddsNoCurveOfItsOwn) {
+  const auto model = build_report({source_of("one", {point(0, "s", "", 1, 10), point(0, "s", "hostA", 1, 10)})}, "t");
+  ASSERT_EQ(model.sections.size(), 1U);
+  EXPECT_EQ(model.sections[0].charts[0].curves.size(), 1U);
+}
+
+TEST(BuildReport, RunsAtOneQueueDepthArePlottedInFileOrder) {
+  ReportSource source;
+  source.name = "batch.csv";
+  std::size_t run = 0;
+  for (const char* description : {"512B read", "4K read", "16K read"}) {
+    for (const char* manager : {"", "hostA", "hostB"}) {
+      source.points.push_back(point(run, "spec", manager, 1, 100.0 * static_cast<double>(run + 1)));
+      source.points.back().description = description;
+    }
+    ++run;
+  }
+  const auto model = build_report({source}, "");
+  const Chart* iops = find_chart(model.sections.front(), "spec-iops");
+  ASSERT_NE(iops, nullptr);
+  EXPECT_EQ(iops->x_scale, XScale::linear);
+  EXPECT_EQ(iops->x_label, "run (in file order)");
+  ASSERT_EQ(iops->curves.size(), 3U);
+  EXPECT_EQ(iops->curves[0].label, "ALL");
+  EXPECT_EQ(iops->curves[0].points, (std::vector<ChartPoint>{{1, 100}, {2, 200}, {3, 300}}));
+  EXPECT_EQ(iops->curves[2].label, "hostB");
+  EXPECT_EQ(iops->curves[2].points.size(), 3U);
+}
+
+TEST(BuildReport, CpuIsDrawnForAllRowsOnly) {
+  auto source = two_manager_source("a", 10);
+  for (auto& p : source.points) p.cpu_percent = 12.5;
+  const auto model = build_report({source}, "");
+  const Chart* cpu = find_chart(model.sections[0], "4k-read-cpu");
+  ASSERT_NE(cpu, nullptr);
+  ASSERT_EQ(cpu->curves.size(), 1U);
+  EXPECT_EQ(cpu->curves[0].label, "ALL");
+}
+
+TEST(BuildReport, SeveralSourcesAreComparedWithTheFirst) {
+  auto second = two_manager_source("b.json", 1500);
+  second.points.erase(second.points.begin() + 6, second.points.end());  // no QD 4 run
+  const auto model = build_report({two_manager_source("a.csv", 1000), second}, "compare");
+  const SpecSection& section = model.sections.front();
+  const Chart* iops = find_chart(section, "4k-read-iops");
+  ASSERT_NE(iops, nullptr);
+  EXPECT_EQ(iops->curves.size(), 6U);
+  EXPECT_EQ(iops->curves[3].label, "b.json | ALL");
+  const Chart* ratio = find_chart(section, "4k-read-iops-ratio");
+  ASSERT_NE(ratio, nullptr);
+  ASSERT_EQ(ratio->curves.size(), 1U);
+  EXPECT_EQ(ratio->curves[0].label, "b.json");
+  EXPECT_EQ(ratio->curves[0].points, (std::vector<ChartPoint>{{1, 1.5}, {2, 1.5}}));
+  ASSERT_EQ(model.comparison.size(), 3U);
+  EXPECT_EQ(model.comparison[0].queue_depth, 1U);
+  EXPECT_EQ(model.comparison[0].ratio, (std::vector<std::optional<double>>{1.0, 1.5}));
+  EXPECT_EQ(model.comparison[2].queue_depth, 4U);
+  EXPECT_EQ(model.comparison[2].iops, (std::vector<std::optional<double>>{4000.0, std::nullopt}));
+  EXPECT_EQ(model.comparison[2].ratio[1], std::nullopt);
+}
+
+TEST(BuildReport, RepeatedRunsAreAveragedForTheRatio) {
+  const auto model = build_report({source_of("first", {point(0, "s", "", 1, 100), point(1, "s", "", 1, 300)}),
+                                   source_of("second", {point(0, "s", "", 1, 100)})},
+                                  "");
+  ASSERT_EQ(model.comparison.size(), 1U);
+  EXPECT_EQ(model.comparison[0].iops[0], 200.0);
+  EXPECT_EQ(model.comparison[0].ratio[1], 0.5);
+}
+
+TEST(BuildReport, RunsWithoutAQueueDepthAreCountedNotPlotted) {
+  ReportSource source;
+  source.name = "mixed";
+  auto odd = point(0, "", "", 1, 10);
+  odd.queue_depth.reset();
+  source.points = {odd, point(1, "s", "", 2, 10)};
+  const auto model = build_report({source}, "");
+  EXPECT_EQ(model.runs_without_queue_depth, 1U);
+  ASSERT_EQ(model.sections.size(), 2U);
+  EXPECT_EQ(model.sections[0].spec, "(mixed specs)");
+  EXPECT_TRUE(model.sections[0].charts.empty());
+}
+
+TEST(BuildReport, LatencyPercentilesOrBinsAtMostEightRunsPerSource) {
+  ReportSource with_histograms;
+  with_histograms.name = "json";
+  for (std::uint32_t depth = 1; depth <= 20; ++depth) {
+    auto p = point(depth - 1, "s", "", depth, 100);
+    results::LatencyProfile profile;
+    profile.bins[0] = 10;
+    for (const double percentile : results::kProfilePercentiles) profile.percentiles.push_back({percentile, depth * 0.1});
+    p.latency = profile;
+    p.p99_response_ms = depth * 0.1;
+    with_histograms.points.push_back(p);
+  }
+  ReportSource with_bins;
+  with_bins.name = "csv";
+  auto binned = point(0, "s", "", 1, 100);
+  results::LatencyProfile bins;
+  bins.bins[0] = 1;
+  bins.bins[3] = 3;
+  binned.latency = bins;
+  with_bins.points.push_back(binned);
+  const auto model = build_report({with_histograms, with_bins}, "");
+  const SpecSection& section = model.sections.front();
+  const Chart* percentiles = find_chart(section, "s-latency-percentiles");
+  ASSERT_NE(percentiles, nullptr);
+  EXPECT_EQ(percentiles->categories.front(), "p50");
+  EXPECT_EQ(percentiles->categories.back(), "p99.99");
+  ASSERT_EQ(percentiles->curves.size(), kMaxLatencyCurves);
+  EXPECT_EQ(percentiles->curves.front().label, "json | QD 1");
+  EXPECT_EQ(percentiles->curves.back().label, "json | QD 20");
+  EXPECT_EQ(percentiles->curves.front().points.size(), results::kProfilePercentiles.size());
+  const Chart* bin_chart = find_chart(section, "s-latency-bins");
+  ASSERT_NE(bin_chart, nullptr);
+  ASSERT_EQ(bin_chart->curves.size(), 1U);
+  EXPECT_EQ(bin_chart->curves[0].points.size(), 21U);
+  EXPECT_DOUBLE_EQ(bin_chart->curves[0].points[0].y, 25.0);
+  EXPECT_DOUBLE_EQ(bin_chart->curves[0].points[3].y, 75.0);
+  EXPECT_NE(find_chart(section, "s-p99-ms"), nullptr);
+}
+
+TEST(ChartIds, UniqueEvenWhenSpecsSlugAlike) {
+  const auto model = build_report({source_of("x", {point(0, "4K Read", "", 1, 1), point(1, "4k-read", "", 1, 1)})}, "");
+  ASSERT_EQ(model.sections.size(), 2U);
+  EXPECT_EQ(model.sections[0].charts[0].id, "4k-read-iops");
+  EXPECT_EQ(model.sections[1].charts[0].id, "4k-read-iops-2");
+}
+
+TEST(RatioOf, MissingOrZeroBaseHasNoRatio) {
+  EXPECT_EQ(ratio_of(3.0, 2.0), 1.5);
+  EXPECT_EQ(ratio_of(3.0, 0.0), std::nullopt);
+  EXPECT_EQ(ratio_of(std::nullopt, 2.0), std::nullopt);
+  EXPECT_EQ(ratio_of(3.0, std::nullopt), std::nullopt);
+}
+
+TEST(Slug, FileNameSafe) {
+  EXPECT_EQ(slug("4K Random Read"), "4k-random-read");
+  EXPECT_EQ(slug("8k 0% Read; 100% Random 8k-iops"), "8k-0-read-100-random-8k-iops");
+  EXPECT_EQ(slug("../../etc/passwd"), "etc-passwd");
+  EXPECT_EQ(slug("<>"), "chart");
+}
+
+}  // namespace
+}  // namespace iomark::report
