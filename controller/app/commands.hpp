@@ -10,5 +10,6 @@ void add_icf_commands(CLI::App& app, int& exit_code);
 void add_specs_commands(CLI::App& app, int& exit_code);
 void add_results_commands(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code);
+void add_history_commands(CLI::App& app, int& exit_code);
 
 }  // namespace iomark::cli

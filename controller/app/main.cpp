@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   iomark::cli::add_specs_commands(app, exit_code);
   iomark::cli::add_results_commands(app, exit_code);
   iomark::cli::add_run_command(app, exit_code);
+  iomark::cli::add_history_commands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& success) {

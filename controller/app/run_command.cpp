@@ -9,6 +9,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "run_observers.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/common/units.hpp"
@@ -61,6 +62,7 @@ struct RunOptions {
   std::string tls_ca;
   std::string description;
   std::string on_agent_loss{"stop"};
+  RunObserverOptions observers;  // --history, --metrics-listen
 };
 
 // Stops the series on Ctrl-C; a second Ctrl-C kills as usual.
@@ -281,9 +283,12 @@ int run(const RunOptions& options) {
   std::stop_source stop;
   interrupt_target = &stop;
   std::signal(SIGINT, on_interrupt);
-  ConsoleObserver observer;
+  ConsoleObserver console;
+  RunObservers observers;
+  if (auto opened = observers.open(options.observers, console, *series); !opened) return report(opened.error());
   controller::ResultsRecorder recorder(options.results_csv, options.results_json, options.results_timeseries);
-  const auto outcome = controller::run_series(managers.links(), *series, observer, recorder, stop.get_token());
+  const auto outcome =
+      controller::run_series(managers.links(), *series, observers.observer(), recorder, stop.get_token());
   interrupt_target = nullptr;
   std::signal(SIGINT, SIG_DFL);
 
@@ -292,6 +297,7 @@ int run(const RunOptions& options) {
   if (!options.results_csv.empty()) std::cout << "results appended to " << options.results_csv << '\n';
   if (!options.results_json.empty()) std::cout << "JSON results in " << options.results_json << '\n';
   if (!options.results_timeseries.empty()) std::cout << "time series in " << options.results_timeseries << '\n';
+  const bool history_complete = observers.print_outcome(options.observers);
   std::cout << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
   if (outcome.error) {
     std::cerr << "iomark: the series stopped: " << outcome.error->describe() << '\n';
@@ -301,7 +307,7 @@ int run(const RunOptions& options) {
     std::cerr << "iomark: " << outcome.failed_runs.size() << " run(s) failed; the others are recorded\n";
     return static_cast<int>(ExitCode::failure);
   }
-  return static_cast<int>(ExitCode::ok);
+  return static_cast<int>(history_complete ? ExitCode::ok : ExitCode::failure);
 }
 
 }  // namespace
@@ -334,6 +340,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_option("--json", options->results_json, "Write iomark JSON results here");
   command->add_option("--timeseries", options->results_timeseries,
                       "Append IOmeter's time-series side file here (one row per worker and update)");
+  add_run_observer_flags(*command, options->observers);
   command->add_option("--description", options->description, "Test description recorded in the results");
   command->add_option("--on-agent-loss", options->on_agent_loss,
                       "When an agent is lost mid-series: stop (default), or continue without it")

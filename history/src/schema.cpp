@@ -1,0 +1,102 @@
+#include "schema.hpp"
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "iomark/history/history.hpp"
+
+namespace iomark::history {
+
+namespace {
+
+// kMigrations[n] takes a database from user_version n to n + 1. Never edit a step once it
+// has shipped: databases in the field already ran it; add a step instead.
+constexpr std::array<std::string_view, kSchemaVersion> kMigrations = {
+    // 0 -> 1: series, runs with their ALL figures and the run document, hosts.
+    R"sql(
+      CREATE TABLE series (
+        id INTEGER PRIMARY KEY,
+        started_at_ms INTEGER NOT NULL,
+        utc_offset_minutes INTEGER NOT NULL DEFAULT 0,
+        description TEXT NOT NULL DEFAULT '',
+        controller_version TEXT NOT NULL DEFAULT '',
+        source TEXT NOT NULL,
+        document TEXT                      -- iomark JSON: series identity and plan, no runs
+      );
+      CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        series_id INTEGER NOT NULL REFERENCES series(id),
+        position INTEGER NOT NULL,
+        started_at_ms INTEGER NOT NULL,
+        utc_offset_minutes INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL CHECK (status IN ('completed', 'failed')),
+        error TEXT NOT NULL DEFAULT '',
+        spec TEXT NOT NULL,
+        queue_depth INTEGER,
+        hosts TEXT NOT NULL,
+        iops REAL,
+        mb_per_s REAL,
+        average_ms REAL,
+        maximum_ms REAL,
+        cpu_percent REAL,
+        errors INTEGER,
+        document TEXT                      -- iomark JSON of this run alone; NULL for imports
+      );
+      CREATE INDEX runs_by_start ON runs(started_at_ms);
+      CREATE TABLE run_hosts (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        manager TEXT NOT NULL,
+        os_name TEXT NOT NULL DEFAULT '',
+        kernel_release TEXT NOT NULL DEFAULT '',
+        iomark_version TEXT NOT NULL DEFAULT '',
+        cpu_count INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX run_hosts_by_run ON run_hosts(run_id);
+      CREATE INDEX run_hosts_by_manager ON run_hosts(manager);
+    )sql",
+    // 1 -> 2: p99 and the merged latency histogram of each run, and an index on what makes
+    // runs repeats of each other (compare's run-to-run variation).
+    R"sql(
+      ALTER TABLE runs ADD COLUMN p99_ms REAL;
+      ALTER TABLE runs ADD COLUMN latency_histogram TEXT;  -- JSON [[bucket, count], ...], non-empty buckets
+      CREATE INDEX runs_by_repeat ON runs(spec, queue_depth, hosts, status);
+    )sql",
+};
+
+Result<int> user_version(sqlite::Database& db) {
+  auto statement = db.prepare("PRAGMA user_version");
+  if (!statement) return fail(statement.error());
+  auto row = statement->step();
+  if (!row) return fail(row.error());
+  return static_cast<int>(statement->integer(0));
+}
+
+}  // namespace
+
+Result<void> migrate(sqlite::Database& db) {
+  // WAL: readers (`iomark history list` during a series) never block the recording run.
+  if (auto wal = db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON");
+      !wal) {
+    return fail(ErrorCode::io_error, "not a usable history database: " + wal.error().message());
+  }
+  auto version = user_version(db);
+  if (!version) return fail(ErrorCode::io_error, "not a usable history database: " + version.error().message());
+  if (*version > kSchemaVersion) {
+    return fail(ErrorCode::unsupported, "the history database has schema version " + std::to_string(*version) +
+                                            "; this iomark knows versions up to " + std::to_string(kSchemaVersion));
+  }
+  for (int step = *version; step < kSchemaVersion; ++step) {
+    auto transaction = sqlite::Savepoint::begin(db);
+    if (!transaction) return fail(transaction.error());
+    if (auto applied = db.execute(kMigrations[static_cast<std::size_t>(step)]); !applied) {
+      return fail(ErrorCode::io_error, "migrating the history database from version " + std::to_string(step) + ": " +
+                                           applied.error().message());
+    }
+    if (auto bumped = db.execute("PRAGMA user_version = " + std::to_string(step + 1)); !bumped) return bumped;
+    if (auto committed = transaction->commit(); !committed) return committed;
+  }
+  return {};
+}
+
+}  // namespace iomark::history
