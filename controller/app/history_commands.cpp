@@ -122,16 +122,17 @@ int compare(const HistoryOptions& options) {
   if (!base) return report(base.error());
   auto other = db->show(options.compared[1]);
   if (!other) return report(other.error());
-  auto base_variation = db->variation_of(base->record);
+  auto base_variation = db->variation_of(base->record, other->record.id);
   if (!base_variation) return report(base_variation.error());
-  auto other_variation = db->variation_of(other->record);
+  auto other_variation = db->variation_of(other->record, base->record.id);
   if (!other_variation) return report(other_variation.error());
   for (const auto* stored : {&*base, &*other}) {
     const auto& run = stored->record;
     const auto& variation = stored == &*base ? *base_variation : *other_variation;
     std::cout << "run " << run.id << ": " << run.spec << " QD " << depth_text(run.queue_depth) << " on "
               << run.hosts << ", " << results::format_iometer_time(run.start_time) << "; " << variation.iops.runs
-              << " completed run(s) with this spec, QD and hosts\n";
+              << " run(s) with this spec, QD and hosts (run " << (stored == &*base ? other : base)->record.id
+              << " not counted)\n";
   }
   TextTable table({{"figure"}, {"run " + std::to_string(base->record.id), Align::right},
                    {"run " + std::to_string(other->record.id), Align::right}, {"delta %", Align::right},

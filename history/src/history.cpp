@@ -374,13 +374,14 @@ Result<StoredRun> History::show(RunId id) {
   return stored;
 }
 
-Result<RunVariation> History::variation_of(const RunRecord& run) {
+Result<RunVariation> History::variation_of(const RunRecord& run, std::optional<RunId> excluding) {
   auto query = connection_->db.prepare(
       "SELECT count(iops), sum(iops), sum(iops * iops), count(mb_per_s), sum(mb_per_s), sum(mb_per_s * mb_per_s), "
       "count(average_ms), sum(average_ms), sum(average_ms * average_ms), count(p99_ms), sum(p99_ms), "
-      "sum(p99_ms * p99_ms) FROM runs WHERE spec = ?1 AND queue_depth IS ?2 AND hosts = ?3 AND status = 'completed'");
+      "sum(p99_ms * p99_ms) FROM runs WHERE spec = ?1 AND queue_depth IS ?2 AND hosts = ?3 AND status = 'completed' "
+      "AND (?4 IS NULL OR id != ?4)");
   if (!query) return fail(query.error());
-  query->bind(1, run.spec).bind_or_null(2, optional_depth(run.queue_depth)).bind(3, run.hosts);
+  query->bind(1, run.spec).bind_or_null(2, optional_depth(run.queue_depth)).bind(3, run.hosts).bind_or_null(4, excluding);
   auto row = query->step();
   if (!row) return fail(row.error());
   const auto figure = [&](int first) {

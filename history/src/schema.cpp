@@ -1,6 +1,8 @@
 #include "schema.hpp"
 
 #include <array>
+#include <chrono>
+#include <thread>
 #include <string>
 #include <string_view>
 
@@ -76,27 +78,40 @@ Result<int> user_version(sqlite::Database& db) {
 
 Result<void> migrate(sqlite::Database& db) {
   // WAL: readers (`iomark history list` during a series) never block the recording run.
-  if (auto wal = db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON");
-      !wal) {
-    return fail(ErrorCode::io_error, "not a usable history database: " + wal.error().message());
-  }
-  auto version = user_version(db);
-  if (!version) return fail(ErrorCode::io_error, "not a usable history database: " + version.error().message());
-  if (*version > kSchemaVersion) {
-    return fail(ErrorCode::unsupported, "the history database has schema version " + std::to_string(*version) +
-                                            "; this iomark knows versions up to " + std::to_string(kSchemaVersion));
-  }
-  for (int step = *version; step < kSchemaVersion; ++step) {
-    auto transaction = sqlite::Savepoint::begin(db);
-    if (!transaction) return fail(transaction.error());
-    if (auto applied = db.execute(kMigrations[static_cast<std::size_t>(step)]); !applied) {
-      return fail(ErrorCode::io_error, "migrating the history database from version " + std::to_string(step) + ": " +
-                                           applied.error().message());
+  // Switching a new file to WAL needs it to itself, and SQLite answers "busy" at once rather
+  // than through the busy handler when another opener holds a read lock: retry for a while.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (;;) {
+    auto wal = db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON");
+    if (wal) break;
+    if ((sqlite3_errcode(db.handle()) & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > give_up) {
+      return fail(ErrorCode::io_error, "not a usable history database: " + wal.error().message());
     }
-    if (auto bumped = db.execute("PRAGMA user_version = " + std::to_string(step + 1)); !bumped) return bumped;
-    if (auto committed = transaction->commit(); !committed) return committed;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  return {};
+  // Each step reads the version inside a write transaction (BEGIN IMMEDIATE), so two
+  // processes opening a new file at once (a recording run, a `history list`) cannot both
+  // apply the same step: the second waits on the lock, then sees the step done.
+  for (;;) {
+    if (auto begun = db.execute("BEGIN IMMEDIATE"); !begun) {
+      return fail(ErrorCode::io_error, "not a usable history database: " + begun.error().message());
+    }
+    auto version = user_version(db);
+    if (!version || *version >= kSchemaVersion) {
+      (void)db.execute("ROLLBACK");
+      if (!version) return fail(ErrorCode::io_error, "not a usable history database: " + version.error().message());
+      if (*version == kSchemaVersion) return {};
+      return fail(ErrorCode::unsupported, "the history database has schema version " + std::to_string(*version) +
+                                              "; this iomark knows versions up to " + std::to_string(kSchemaVersion));
+    }
+    auto applied = db.execute(kMigrations[static_cast<std::size_t>(*version)]);
+    if (applied) applied = db.execute("PRAGMA user_version = " + std::to_string(*version + 1) + "; COMMIT");
+    if (!applied) {
+      (void)db.execute("ROLLBACK");
+      return fail(ErrorCode::io_error, "migrating the history database from version " + std::to_string(*version) +
+                                           ": " + applied.error().message());
+    }
+  }
 }
 
 }  // namespace iomark::history

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -159,6 +160,12 @@ TEST(History, VariationCoversRepeatsOfTheSameSpecDepthAndHosts) {
   EXPECT_EQ(variation->iops.runs, 3U);
   EXPECT_NEAR(variation->iops.coefficient, 0.5, 1e-9);
   EXPECT_NEAR(variation->iops.mean, run->record.iops.value() * 2.0, 1e-6);
+
+  // Compared with the third, the first has only the second as a repeat: IOPS 1:2.
+  auto without_third = history.variation_of(run->record, ids[2]);
+  ASSERT_TRUE(without_third);
+  EXPECT_EQ(without_third->iops.runs, 2U);
+  EXPECT_NEAR(without_third->iops.coefficient, std::sqrt(0.5) / 1.5, 1e-9);
 }
 
 TEST(History, BulkKeepsAllWritesOrNone) {

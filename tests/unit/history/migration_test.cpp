@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 #include <unistd.h>
 
 #include "iomark/history/history.hpp"
@@ -91,6 +94,23 @@ TEST_F(Migration, EmptyFileIsCreatedAtTheCurrentVersion) {
   auto again = History::open(path_.string());
   ASSERT_TRUE(again) << again.error().describe();
   EXPECT_EQ(again->schema_version().value(), kSchemaVersion);
+}
+
+TEST_F(Migration, OpenersRacingOnANewFileMigrateItOnce) {
+  // A recording run and a `history list` may open a new file at the same moment.
+  for (int round = 0; round < 20; ++round) {
+    std::filesystem::remove(path_);
+    std::vector<std::optional<Error>> errors(4);
+    std::vector<std::thread> openers;
+    for (auto& error : errors) {
+      openers.emplace_back([this, &error] {
+        auto history = History::open(path_.string());
+        if (!history) error = history.error();
+      });
+    }
+    for (auto& opener : openers) opener.join();
+    for (const auto& error : errors) ASSERT_FALSE(error) << "round " << round << ": " << error->describe();
+  }
 }
 
 TEST_F(Migration, NewerDatabaseIsRefused) {

@@ -97,7 +97,8 @@ struct RunFilter {
 };
 
 // The run-to-run variation of one figure over the completed runs that share a run's spec,
-// queue depth and hosts (the run itself included).
+// queue depth and hosts (the run itself included, the run it is compared with left out:
+// otherwise two runs would be each other's only "repeat" and any delta would look like noise).
 struct Variation {
   std::size_t runs{};
   double mean{};
@@ -148,7 +149,7 @@ class History {
   [[nodiscard]] Result<std::vector<RunRecord>> list(const RunFilter& filter);
   // not_found when there is no such run.
   [[nodiscard]] Result<StoredRun> show(RunId id);
-  [[nodiscard]] Result<RunVariation> variation_of(const RunRecord& run);
+  [[nodiscard]] Result<RunVariation> variation_of(const RunRecord& run, std::optional<RunId> excluding = std::nullopt);
   // The completed runs with a stored run tree, in the order given, as one series for the
   // report and results writers: the series identity and plan are the first run's.
   // not_found for an unknown id, unsupported for a failed or imported run.
