@@ -42,7 +42,7 @@ struct Labels {
 // The five figures, each gathered over every row before the next is written, since the
 // format wants all samples of a metric family together.
 struct Families {
-  std::string iops, mb_per_s, average, p99, errors;
+  std::string iops, bytes_per_s, average, p99, errors;
 
   void add(const Labels& labels, const results::Summary& row) {
     const std::string label_text = "{scope=\"" + std::string(labels.scope) + "\",manager=\"" + escaped(labels.manager) +
@@ -50,7 +50,7 @@ struct Families {
                                    "\",spec=\"" + escaped(labels.spec) + "\"} ";
     const double seconds = static_cast<double>(row.run_time.count()) / 1e9;
     iops += "iomark_iops" + label_text + number(row.rates.iops) + '\n';
-    mb_per_s += "iomark_megabytes_per_second" + label_text + number(row.rates.mb_per_s) + '\n';
+    bytes_per_s += "iomark_bytes_per_second" + label_text + number(row.rates.mb_per_s * results::kBytesPerMB) + '\n';
     average += "iomark_average_latency_seconds" + label_text + number(row.average_response_ms() / 1e3) + '\n';
     p99 += "iomark_p99_latency_seconds" + label_text +
            number(static_cast<double>(row.counters.latency.percentile(99.0).count()) / 1e9) + '\n';
@@ -83,8 +83,8 @@ std::string render_prometheus_text(const SeriesProgress& progress, const results
   family(out, "iomark_series_phase", "gauge", "1 for the phase the series is in, 0 for the others", phases);
   family(out, "iomark_series_run_index", "gauge", "The run in progress or last run, 1-based; 0 before the first",
          "iomark_series_run_index " + std::to_string(progress.run_index) + '\n');
-  family(out, "iomark_series_run_count", "gauge", "Runs in the series",
-         "iomark_series_run_count " + std::to_string(progress.run_count) + '\n');
+  family(out, "iomark_series_runs_planned", "gauge", "Runs in the series",
+         "iomark_series_runs_planned " + std::to_string(progress.run_count) + '\n');
   family(out, "iomark_series_runs_completed_total", "counter", "Runs completed and recorded",
          "iomark_series_runs_completed_total " + std::to_string(progress.runs_completed) + '\n');
   family(out, "iomark_series_runs_failed_total", "counter", "Runs that failed",
@@ -108,7 +108,7 @@ std::string render_prometheus_text(const SeriesProgress& progress, const results
     }
   }
   family(out, "iomark_iops", "gauge", "I/O operations per second", families.iops);
-  family(out, "iomark_megabytes_per_second", "gauge", "Throughput in 10^6 bytes per second", families.mb_per_s);
+  family(out, "iomark_bytes_per_second", "gauge", "Throughput in bytes per second", families.bytes_per_s);
   family(out, "iomark_average_latency_seconds", "gauge", "Average response time", families.average);
   family(out, "iomark_p99_latency_seconds", "gauge", "99th percentile response time (merged histogram)",
          families.p99);

@@ -51,7 +51,7 @@ TEST(MetricsExporter, ServesTheLatestFiguresAtSlashMetrics) {
   (*exporter)->run_finished(0, run, results::summarize_run(run));
   auto finished = exchange(port, "GET /metrics HTTP/1.0\r\n\r\n");
   EXPECT_NE(finished.find("iomark_series_run_index 1\n"), std::string::npos) << finished;
-  EXPECT_NE(finished.find("iomark_series_run_count 3\n"), std::string::npos);
+  EXPECT_NE(finished.find("iomark_series_runs_planned 3\n"), std::string::npos);
   EXPECT_NE(finished.find("iomark_series_runs_completed_total 1\n"), std::string::npos);
   EXPECT_NE(finished.find("iomark_iops{scope=\"manager\",manager=\"hostA\""), std::string::npos);
   // The body is exactly what text() renders, and Content-Length says how long it is.

@@ -37,7 +37,7 @@ TEST(PrometheusText, EveryLevelOfTheRunHasEveryFigure) {
 
   EXPECT_NE(text.find("iomark_series_phase{phase=\"recording\"} 1\n"), std::string::npos);
   EXPECT_NE(text.find("iomark_series_run_index 2\n"), std::string::npos);
-  EXPECT_NE(text.find("iomark_series_run_count 5\n"), std::string::npos);
+  EXPECT_NE(text.find("iomark_series_runs_planned 5\n"), std::string::npos);
   EXPECT_NE(text.find("iomark_series_runs_completed_total 1\n"), std::string::npos);
   EXPECT_NE(text.find("# TYPE iomark_iops gauge\n"), std::string::npos);
 
@@ -46,7 +46,7 @@ TEST(PrometheusText, EveryLevelOfTheRunHasEveryFigure) {
     rows += 1;
     for (const auto& worker : manager.workers) rows += 1 + worker.targets.size();
   }
-  for (const char* family : {"iomark_iops", "iomark_megabytes_per_second", "iomark_average_latency_seconds",
+  for (const char* family : {"iomark_iops", "iomark_bytes_per_second", "iomark_average_latency_seconds",
                              "iomark_p99_latency_seconds", "iomark_errors_per_second"}) {
     EXPECT_EQ(samples_of(text, family).size(), rows) << family;
   }

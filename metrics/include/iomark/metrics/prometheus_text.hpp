@@ -4,15 +4,18 @@
 //
 //   iomark_series_phase{phase="idle|preparing|ramp_up|recording"}  1 for the current phase
 //   iomark_series_run_index            1-based run in progress (or last run), 0 before any
-//   iomark_series_run_count            runs in the series
+//   iomark_series_runs_planned         runs in the series
 //   iomark_series_runs_completed_total / iomark_series_runs_failed_total
-//   iomark_iops, iomark_megabytes_per_second (10^6 B/s), iomark_average_latency_seconds,
+//   iomark_iops, iomark_bytes_per_second, iomark_average_latency_seconds,
 //   iomark_p99_latency_seconds, iomark_errors_per_second, each labelled
 //     scope="all|manager|worker|target", manager, worker, target (empty above their level),
 //     spec (the access spec, empty if the workers below differ)
 //
 // Figures are those of the latest sample interval while a run ramps up or records, and the
 // run's final figures once it has finished, until the next run samples.
+//
+// Units are Prometheus' base units (bytes, seconds), so `promtool check metrics` finds nothing
+// to say; dashboards scale them (MB/s = bytes/s / 1e6).
 //
 // Pure functions; thread-safe.
 #pragma once
