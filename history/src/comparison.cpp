@@ -21,7 +21,8 @@ FigureDelta delta_of(std::string_view figure, std::optional<double> base, std::o
     return delta;
   }
   delta.variation_percent = *coefficient * 100.0;
-  delta.verdict = std::abs(*delta.delta_percent) > kVariationBand * *delta.variation_percent
+  delta.verdict = std::abs(*delta.delta_percent) > std::max(kVariationBand * *delta.variation_percent,
+                                                              kNegligibleDeltaPercent)
                       ? Verdict::exceeds_variation
                       : Verdict::within_variation;
   return delta;

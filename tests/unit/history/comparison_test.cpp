@@ -34,6 +34,14 @@ TEST(Comparison, DeltaBeyondTwiceTheVariationExceedsIt) {
   EXPECT_EQ(deltas[0].verdict, Verdict::exceeds_variation);     // 3 % > 2 x 1.2 %
 }
 
+TEST(Comparison, RoundingAgainstRepeatsThatNeverVariedIsNoChange) {
+  const auto deltas =
+      compare_runs(run_with(1000, 2.0), repeats(3, 0.0), run_with(1000.0001, 2.0), repeats(3, 0.0));
+  EXPECT_EQ(deltas[0].verdict, Verdict::within_variation);
+  const auto real = compare_runs(run_with(1000, 2.0), repeats(3, 0.0), run_with(1002, 2.0), repeats(3, 0.0));
+  EXPECT_EQ(real[0].verdict, Verdict::exceeds_variation);  // 0.2 % against no variation at all
+}
+
 TEST(Comparison, OneRepeatedGroupIsEnoughToJudge) {
   const auto deltas = compare_runs(run_with(1000, 2.0), repeats(1, 0.0), run_with(1100, 2.0), repeats(3, 0.02));
   EXPECT_NEAR(deltas[0].variation_percent.value(), 2.0, 1e-9);

@@ -3,8 +3,9 @@
 //
 // The verdict: a delta "exceeds the variation" when its magnitude is more than twice the
 // larger coefficient of variation of the two runs' repeat groups (runs with the same spec,
-// queue depth and hosts); about a 95 % band if run results scatter normally. Without at
-// least two runs in either group there is no variation to judge by.
+// queue depth and hosts); about a 95 % band if run results scatter normally. Deltas under
+// kNegligibleDeltaPercent never exceed it, even against repeats that did not vary at all.
+// Without at least two runs in either group there is no variation to judge by.
 //
 // Pure functions; thread-safe.
 #pragma once
@@ -21,6 +22,8 @@ enum class Verdict : std::uint8_t { within_variation, exceeds_variation, no_repe
 
 // How many coefficients of variation a delta may span before it counts as a change.
 inline constexpr double kVariationBand = 2.0;
+// Below this, a change is rounding, not performance (the figures print with two decimals).
+inline constexpr double kNegligibleDeltaPercent = 0.1;
 
 struct FigureDelta {
   std::string_view figure;  // "IOPS", "MB/s", "avg ms", "p99 ms"
