@@ -2,11 +2,11 @@
 # Live metrics scraped by a real Prometheus: two real agents on 127.0.0.1, `iomark run
 # --metrics-listen 127.0.0.1:0` over three runs, and Debian's prometheus started here on
 # 127.0.0.1:0 with a 1 s scrape interval and its own storage in the scratch directory. The
-# test asks Prometheus' HTTP API for the series while the runs record. Every process is
-# stopped by its PID.
-# usage: prometheus_test.sh IOMARK IOMARK_AGENT
+# test asks Prometheus' HTTP API for the series while the runs record, and every query of the
+# shipped Grafana dashboard. Every process is stopped by its PID.
+# usage: prometheus_test.sh IOMARK IOMARK_AGENT GRAFANA_DASHBOARD.json
 set -uo pipefail
-iomark=$1 agent=$2
+iomark=$1 agent=$2 dashboard=$3
 source "$(dirname "$0")/harness.sh"
 for tool in prometheus promtool curl jq; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (./dev installs it)"; exit 77; }
@@ -63,6 +63,12 @@ check "the series is seen recording" wait_query 'iomark_series_phase{phase="reco
 check "IOPS of both managers while recording" wait_query \
   'iomark_iops{scope="manager"} > 0 and on() iomark_series_phase{phase="recording"} == 1' \
   '[.[].metric.manager] | sort == ["agentA", "agentB"]' 30
+# Every panel of the dashboard shows something: its queries use the names served here.
+while IFS= read -r expr; do
+  promql=${expr//\$job/iomark}
+  promql=${promql//\$manager/.*}
+  check "dashboard query has data: $promql" wait_query "$promql" 'length > 0' 10
+done < <(jq -r '.panels[].targets[].expr' "$dashboard")
 query 'iomark_iops' >"$work/iops.json"
 check "IOPS at every level: 1 all + 2 managers + 2 workers + 2 targets" \
   test "$(jq '[.[].metric.scope] | group_by(.) | map({(.[0]): length}) | add | tojson' "$work/iops.json")" = \
