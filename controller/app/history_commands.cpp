@@ -1,4 +1,5 @@
 // iomark history list | show | compare | import: the run history database.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -43,9 +44,16 @@ Result<results::WallClockTime> parse_since(const std::string& text) {
   return *parsed;
 }
 
-Result<history::History> open_history(const HistoryOptions& options) {
+enum class Missing : std::uint8_t { create, refuse };
+
+// Reading commands refuse a missing file rather than leave an empty database behind a typo.
+Result<history::History> open_history(const HistoryOptions& options, Missing missing = Missing::refuse) {
   if (options.database.empty()) {
     return fail(ErrorCode::invalid_argument, "no history database: give --db (neither XDG_DATA_HOME nor HOME is set)");
+  }
+  if (missing == Missing::refuse && !std::filesystem::exists(options.database)) {
+    return fail(ErrorCode::not_found,
+                "no history database at " + options.database + " (iomark run --history records one)");
   }
   return history::History::open(options.database);
 }
@@ -148,7 +156,7 @@ int compare(const HistoryOptions& options) {
 }
 
 int import_files(const HistoryOptions& options) {
-  auto db = open_history(options);
+  auto db = open_history(options, Missing::create);
   if (!db) return report(db.error());
   for (const auto& file : options.csv_files) {
     auto text = read_text_file(file);

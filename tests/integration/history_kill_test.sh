@@ -64,4 +64,7 @@ check "compare runs 1 and $last: one more QD 1 run counts as a repeat" \
 check "compare prints the IOPS delta, the variation and a verdict" \
   grep -Eq '^IOPS .* [+-]?[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +(within|exceeds) run-to-run variation' "$work/compare.out"
 cat "$work/compare.out"
+"$iomark" history --db "$work/missing.sqlite" list >/dev/null 2>"$work/missing.err"
+check "list on a missing database: exit 3, named, and no file left behind" \
+  test $? -eq 3 -a ! -e "$work/missing.sqlite" -a -n "$(grep -F "$work/missing.sqlite" "$work/missing.err")"
 finish history_kill
