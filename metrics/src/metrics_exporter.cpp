@@ -28,12 +28,14 @@ std::string http_response(std::string_view status, std::string_view content_type
 }  // namespace
 
 struct MetricsExporter::Server {
-  asio::io_context io;
-  tcp::acceptor acceptor{io};
-  std::thread thread;
+  // Declared before `io`, so they outlive it: destroying the io_context destroys the handlers
+  // still queued, and with them the last connections, which count themselves out.
   std::atomic<std::size_t> connections{0};
   mutable std::mutex mutex;
   std::string text;  // guarded by mutex
+  asio::io_context io;
+  tcp::acceptor acceptor{io};
+  std::thread thread;
 
   std::string current_text() const {
     const std::lock_guard lock(mutex);
