@@ -394,7 +394,9 @@ void MainWindow::start() {
                                "(Access Specifications) for at least one worker"));
     return;
   }
-  if (auto started = session_->start_series(std::move(planned->series), setup_page_->results_file().toStdString());
+  if (auto started = session_->start_series(std::move(planned->series), setup_page_->results_file().toStdString(),
+                                            {setup_page_->history_database().toStdString(),
+                                             setup_page_->metrics_listen().toStdString()});
       !started) {
     report(Severity::error, QString::fromStdString(started.error().describe()));
     return;

@@ -16,6 +16,7 @@
 #include <climits>
 
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/history/history.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/run_models.hpp"
 #include "iomark/gui/wording.hpp"
@@ -99,12 +100,20 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
   results_row->addWidget(results_file_, 1);
   results_row->addWidget(browse);
 
+  history_database_ = new QLineEdit;
+  history_database_->setPlaceholderText(
+      tr("none (iomark history reads %1)").arg(QString::fromStdString(history::default_database_path())));
+  metrics_listen_ = new QLineEdit;
+  metrics_listen_->setPlaceholderText(tr("none, or [ADDR:]PORT for Prometheus (e.g. 9464)"));
+
   auto* form = new QFormLayout;
   form->addRow(tr("Test description"), description_);
   form->addRow(tr("Run time"), run_time_);
   form->addRow(tr("Ramp-up time"), ramp_up_);
   form->addRow(tr("Record results"), record_);
   form->addRow(tr("Append to results file"), results_row);
+  form->addRow(tr("Record runs in history"), history_database_);
+  form->addRow(tr("Serve live metrics on"), metrics_listen_);
   form->addRow(tr("Cycling options"), test_type_);
 
   workers_ = make_cycling(tr("Workers"), FieldId::worker_cycling_start, std::nullopt, FieldId::worker_cycling_step);
@@ -171,6 +180,14 @@ TestSetupPage::CyclingEditors TestSetupPage::make_cycling(const QString& title, 
 QString TestSetupPage::results_file() const { return results_file_->text().trimmed(); }
 
 void TestSetupPage::set_results_file(const QString& path) { results_file_->setText(path); }
+
+QString TestSetupPage::history_database() const { return history_database_->text().trimmed(); }
+
+void TestSetupPage::set_history_database(const QString& path) { history_database_->setText(path); }
+
+QString TestSetupPage::metrics_listen() const { return metrics_listen_->text().trimmed(); }
+
+void TestSetupPage::set_metrics_listen(const QString& address) { metrics_listen_->setText(address); }
 
 int TestSetupPage::preview_run_count() const { return preview_->rowCount(); }
 

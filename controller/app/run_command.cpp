@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "json_destination.hpp"
 #include "report_command.hpp"
+#include "run_observers.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/common/units.hpp"
@@ -51,6 +52,7 @@ struct RunOptions {
   std::uint32_t wait_timeout_s{30};
   run_options::ConnectionFlags connection;
   std::string on_agent_loss{"stop"};
+  RunObserverOptions observers;  // --history, --metrics-listen
 };
 
 // The console: a rewritten status line on a terminal, log lines otherwise (and always in the
@@ -328,11 +330,13 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
     spdlog::warn("SIG{}: stopping the series and writing its results (a second signal exits at once)",
                  sigabbrev_np(signal_number));
   });
-  ConsoleObserver observer;
+  ConsoleObserver console;
+  RunObservers observers;
+  if (auto opened = observers.open(options.observers, console, *series); !opened) return report(opened.error());
   auto json = JsonDestination::open(options.run.results_json);
   if (!json) return report(json.error());
   controller::ResultsRecorder recorder(options.run.results_csv, json->path(), options.run.results_timeseries);
-  const auto outcome = controller::run_series(managers.links(), *series, observer, recorder, stop);
+  const auto outcome = controller::run_series(managers.links(), *series, observers.observer(), recorder, stop);
 
   // With --json - standard output carries the JSON alone; the report moves to stderr.
   std::ostream& out = json->to_standard_output() ? std::cerr : std::cout;
@@ -348,6 +352,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
       return code;
     }
   }
+  const bool history_complete = observers.print_outcome(options.observers, out);
   out << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
   if (auto copied = json->copy_to_standard_output(); !copied) report(copied.error());
   if (const int signal_number = stop_signals.first_signal(); signal_number != 0) {
@@ -362,7 +367,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
     spdlog::error("{} run(s) failed; the others are recorded", outcome.failed_runs.size());
     return to_int(ExitCode::run_failed);
   }
-  return to_int(ExitCode::ok);
+  return to_int(history_complete ? ExitCode::ok : ExitCode::run_failed);
 }
 
 }  // namespace
@@ -384,6 +389,7 @@ void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& st
   command->add_option("--report", options->report_html, "Write an HTML report of the series here at its end")
       ->type_name("FILE.html")
       ->group(std::string(run_options::kResultsGroup));
+  add_run_observer_flags(*command, options->observers);
   command->add_option("--on-agent-loss", options->on_agent_loss,
                       "When an agent is lost mid-series: stop, or continue without it")
       ->type_name("POLICY")

@@ -16,6 +16,7 @@
 #include "iomark/gui/spec_models.hpp"
 #include "iomark/gui/targets_model.hpp"
 #include "iomark/gui/test_setup_page.hpp"
+#include "iomark/history/history.hpp"
 #include "iomark/results/csv_reader.hpp"
 #include "iomark/results/results_json.hpp"
 #include "iomark/gui/charts/live_chart.hpp"
@@ -68,6 +69,9 @@ TEST(MainWindow, RunsALegacyPlanOnTheEmbeddedAgentAndSavesTheResults) {
   EXPECT_EQ(window.test_setup_page().preview_run_count(), 2);
   const auto csv_path = dir.filePath(QStringLiteral("appended.csv"));
   window.test_setup_page().set_results_file(csv_path);
+  const auto history_path = dir.filePath(QStringLiteral("history.sqlite"));
+  window.test_setup_page().set_history_database(history_path);
+  window.test_setup_page().set_metrics_listen(QStringLiteral("127.0.0.1:0"));
 
   bool finished = false;
   results::SeriesOutcome outcome{};
@@ -76,6 +80,9 @@ TEST(MainWindow, RunsALegacyPlanOnTheEmbeddedAgentAndSavesTheResults) {
   QObject::connect(&window.session(), &Session::live, &window, [&](const LiveUpdate& update) {
     live_rows = std::max(live_rows, update.rows.size());
   });
+  QStringList messages;
+  QObject::connect(&window.session(), &Session::message, &window,
+                   [&](Severity, const QString& text) { messages.append(text); });
   QObject::connect(&window.session(), &Session::series_finished, &window,
                    [&](results::SeriesOutcome how, const QString& why) {
                      finished = true;
@@ -121,6 +128,21 @@ TEST(MainWindow, RunsALegacyPlanOnTheEmbeddedAgentAndSavesTheResults) {
   EXPECT_EQ(json->runs.size(), 2U);
   ASSERT_TRUE(json->plan.has_value());
   EXPECT_EQ(*json->plan, window.document().plan());
+
+  // Live metrics were served while it ran, and the history says what it recorded.
+  EXPECT_FALSE(messages.filter(QStringLiteral("live metrics at http://127.0.0.1:")).isEmpty()) << messages.join('\n').toStdString();
+  EXPECT_FALSE(messages.filter(QStringLiteral("2 run(s) recorded in the history")).isEmpty())
+      << messages.join('\n').toStdString();
+  // Both runs went into the run history as they completed, whole.
+  auto history = history::History::open(history_path.toStdString());
+  ASSERT_TRUE(history.has_value()) << history.error().describe();
+  auto stored = history->list({});
+  ASSERT_TRUE(stored.has_value());
+  ASSERT_EQ(stored->size(), 2U);
+  const std::vector<history::RunId> ids{stored->at(1).id, stored->at(0).id};  // oldest first
+  auto loaded = history->load_results(ids);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().describe();
+  EXPECT_EQ(loaded->runs, window.session().last_results().runs);
 
   // The edited plan saves as an .icf that opens again unchanged.
   const auto icf = dir.filePath(QStringLiteral("edited.icf"));

@@ -45,6 +45,12 @@ struct LiveUpdate {
 // otherwise IOmeter's results.csv (1.1.0 layout).
 [[nodiscard]] Result<void> write_results_file(const results::SeriesResults& series, const std::string& path);
 
+// Where a series goes besides results.csv (`iomark run --history` and `--metrics-listen`).
+struct SeriesOutputs {
+  std::string history_database;  // the SQLite run history; empty: none
+  std::string metrics_listen;    // "[ADDR:]PORT" to serve Prometheus metrics on; empty: none
+};
+
 class Session : public QObject {
   Q_OBJECT
 
@@ -74,8 +80,11 @@ class Session : public QObject {
   void disconnect_manager(std::size_t index);
 
   // Runs `series` on the registered managers; each run is appended to `csv_path` (IOmeter's
-  // results.csv; empty: none) as it completes. Fails when a series is already running.
-  [[nodiscard]] Result<void> start_series(controller::SeriesPlan series, std::string csv_path);
+  // results.csv; empty: none) as it completes, and recorded in the run history and served as
+  // live metrics when `outputs` says so. Fails when a series is already running, or when the
+  // history cannot be opened or the metrics address cannot be listened on.
+  [[nodiscard]] Result<void> start_series(controller::SeriesPlan series, std::string csv_path,
+                                          SeriesOutputs outputs = {});
   // Asks the running series to stop; series_finished() follows.
   void stop_series();
   // The registry's links, for plan_series() on the UI thread (while no series runs).
@@ -112,6 +121,8 @@ class Session : public QObject {
   results::SeriesResults last_results_;
   std::unique_ptr<controller::SeriesPlan> series_;  // read by the series thread while it runs
   std::unique_ptr<controller::ResultsRecorder> recorder_;
+  struct Outputs;  // the history and metrics of the running series
+  std::unique_ptr<Outputs> outputs_;
   std::jthread series_thread_;
   std::vector<std::jthread> helpers_;  // dialling, starting the embedded agent
 };

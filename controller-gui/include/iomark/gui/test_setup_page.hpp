@@ -32,6 +32,12 @@ class TestSetupPage : public QWidget {
   // results.csv to append each run to; empty: results are kept for "Save results as" only.
   [[nodiscard]] QString results_file() const;
   void set_results_file(const QString& path);
+  // The SQLite run history every run is recorded in, and the [ADDR:]PORT live Prometheus
+  // metrics are served on while a series runs; empty: none.
+  [[nodiscard]] QString history_database() const;
+  void set_history_database(const QString& path);
+  [[nodiscard]] QString metrics_listen() const;
+  void set_metrics_listen(const QString& address);
   // How many runs the plan makes (the preview's), 0 when it cannot be expanded.
   [[nodiscard]] int preview_run_count() const;
 
@@ -61,6 +67,8 @@ class TestSetupPage : public QWidget {
   CyclingEditors targets_;
   CyclingEditors queue_depth_;
   QLineEdit* results_file_{};
+  QLineEdit* history_database_{};
+  QLineEdit* metrics_listen_{};
   QLabel* preview_summary_{};
   QTableView* preview_view_{};
   RunPreviewModel* preview_{};

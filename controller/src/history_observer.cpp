@@ -1,0 +1,33 @@
+#include "iomark/controller/history_observer.hpp"
+
+namespace iomark::controller {
+
+Result<history::SeriesId> HistoryObserver::series_id() {
+  if (series_id_) return *series_id_;
+  auto begun = history_.begin_series(series_.info, series_.plan, "iomark run");
+  if (begun) series_id_ = *begun;
+  return begun;
+}
+
+void HistoryObserver::keep(const Result<history::RunId>& written) {
+  if (written) {
+    ++recorded_;
+  } else if (!first_error_) {
+    first_error_ = written.error();
+  }
+}
+
+void HistoryObserver::run_finished(std::size_t index, const results::RunResults& run,
+                                   const results::RunSummary& summary) {
+  auto series = series_id();
+  keep(series ? history_.record_run(*series, static_cast<std::uint32_t>(index + 1), run, summary)
+              : Result<history::RunId>(fail(series.error())));
+}
+
+void HistoryObserver::run_failed(std::size_t index, const RunPlan& run, const Error& error) {
+  auto series = series_id();
+  const results::FailedRun failed{static_cast<std::uint32_t>(index + 1), run.info, error.describe()};
+  keep(series ? history_.record_failure(*series, failed) : Result<history::RunId>(fail(series.error())));
+}
+
+}  // namespace iomark::controller

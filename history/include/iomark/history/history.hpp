@@ -1,0 +1,170 @@
+// The run history: every run iomark records (or imports from old results.csv files) in one
+// SQLite database, so that runs can be listed, shown and compared across days.
+//
+// What is stored (history/src/schema.cpp has the tables):
+// - series: identity (test type, description, start time, controller version) and the plan,
+//   kept as an iomark JSON document without runs (results_json.hpp reads it back);
+// - runs: one row per run, completed or failed, with the columns `list` filters and
+//   `compare` needs (spec, queue depth, hosts, IOPS, MB/s, average/p99/max latency, errors,
+//   CPU), the merged latency histogram, and the whole run as an iomark JSON document (every
+//   manager, worker and target with its counters and histogram) for runs iomark recorded;
+// - run_hosts: each manager of a run with its inventory (OS, kernel, agent version, CPUs).
+//
+// Durability: each recorded run is one transaction, committed with the database's default
+// synchronous=FULL in WAL mode, so a crash (SIGKILL, power loss) loses at most the run in
+// progress. bulk() wraps many writes in one transaction for imports and benches.
+//
+// Schema versions: PRAGMA user_version holds the version; open() applies every missing
+// migration step in order (each in its own transaction) and refuses a database written by a
+// newer iomark.
+//
+// Threading: a History is used from one thread at a time. Several processes may share the
+// file (SQLite locks it; a writer waits up to 10 s for another).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "iomark/access_specs/test_plan.hpp"
+#include "iomark/common/result.hpp"
+#include "iomark/results/run_results.hpp"
+#include "iomark/results/summary.hpp"
+#include "iomark/results/wall_clock.hpp"
+
+namespace iomark::history {
+
+// The version open() migrates every database to.
+inline constexpr int kSchemaVersion = 2;
+
+using RunId = std::int64_t;
+using SeriesId = std::int64_t;
+
+enum class RunStatus : std::uint8_t { completed, failed };
+
+// One row of `iomark history list`: a run's identity and its ALL figures. Figures are
+// nullopt for failed runs and where an imported results.csv had no such column.
+struct RunRecord {
+  RunId id{};
+  SeriesId series_id{};
+  std::uint32_t position{};  // 1-based place in its series
+  results::WallClockTime start_time;
+  std::string description;  // the series' test description
+  std::string spec;         // the spec every worker ran, or the specs joined by " + "
+  std::optional<std::uint32_t> queue_depth;  // nullopt when the workers' depths differ
+  std::string hosts;        // the managers' names, sorted, joined by ","
+  RunStatus status{RunStatus::completed};
+  std::string error;        // failed runs: why
+  std::string source;       // "iomark run" or the results.csv file it was imported from
+  std::optional<double> iops;
+  std::optional<double> mb_per_s;  // decimal MB/s
+  std::optional<double> average_ms;
+  std::optional<double> p99_ms;  // from the merged histogram; nullopt for imports
+  std::optional<double> maximum_ms;
+  std::optional<double> cpu_percent;
+  std::optional<std::int64_t> errors;
+  friend bool operator==(const RunRecord&, const RunRecord&) = default;
+};
+
+// A manager of a stored run with its inventory.
+struct HostRecord {
+  std::string manager;
+  results::HostFacts facts;
+  friend bool operator==(const HostRecord&, const HostRecord&) = default;
+};
+
+// Everything stored about one run.
+struct StoredRun {
+  RunRecord record;
+  results::SeriesInfo series;
+  std::optional<access_specs::TestPlan> plan;
+  std::vector<HostRecord> hosts;
+  // The whole run tree; nullopt for runs imported from results.csv (only figures are kept)
+  // and for failed runs.
+  std::optional<results::RunResults> results;
+};
+
+struct RunFilter {
+  std::optional<results::WallClockTime> since;  // runs that started at or after
+  std::string spec;  // exact spec name; empty = any
+  std::string host;  // one of the run's managers; empty = any
+  std::size_t limit{0};  // the newest `limit` runs; 0 = all
+};
+
+// The run-to-run variation of one figure over the completed runs that share a run's spec,
+// queue depth and hosts (the run itself included, the run it is compared with left out:
+// otherwise two runs would be each other's only "repeat" and any delta would look like noise).
+struct Variation {
+  std::size_t runs{};
+  double mean{};
+  double coefficient{};  // sample standard deviation / mean; 0 below two runs
+  friend bool operator==(const Variation&, const Variation&) = default;
+};
+
+struct RunVariation {
+  Variation iops;
+  Variation mb_per_s;
+  Variation average_ms;
+  Variation p99_ms;
+};
+
+struct ImportSummary {
+  std::size_t series{};
+  std::size_t runs{};
+};
+
+class History {
+ public:
+  // Opens or creates the database and migrates it to kSchemaVersion. Errors: io_error
+  // (cannot open, not a database), unsupported (written by a newer iomark).
+  [[nodiscard]] static Result<History> open(const std::string& path);
+
+  History(History&&) noexcept;
+  History& operator=(History&&) noexcept;
+  ~History();
+
+  [[nodiscard]] Result<int> schema_version();
+
+  // A series about to record runs; `source` says where it came from ("iomark run").
+  [[nodiscard]] Result<SeriesId> begin_series(const results::SeriesInfo& info,
+                                              const std::optional<access_specs::TestPlan>& plan,
+                                              std::string_view source);
+  // One completed run, in one transaction. `position` is 1-based.
+  [[nodiscard]] Result<RunId> record_run(SeriesId series, std::uint32_t position, const results::RunResults& run,
+                                         const results::RunSummary& summary);
+  [[nodiscard]] Result<RunId> record_failure(SeriesId series, const results::FailedRun& failed);
+
+  // Every run of every series of an IOmeter (or iomark) results.csv, figures only.
+  [[nodiscard]] Result<ImportSummary> import_results_csv(std::string_view text, std::string_view file_name);
+
+  // Runs `writes` in one transaction: all of them are kept or none.
+  [[nodiscard]] Result<void> bulk(const std::function<Result<void>()>& writes);
+
+  // Newest first.
+  [[nodiscard]] Result<std::vector<RunRecord>> list(const RunFilter& filter);
+  // not_found when there is no such run.
+  [[nodiscard]] Result<StoredRun> show(RunId id);
+  [[nodiscard]] Result<RunVariation> variation_of(const RunRecord& run, std::optional<RunId> excluding = std::nullopt);
+  // The completed runs with a stored run tree, in the order given, as one series for the
+  // report and results writers: the series identity and plan are the first run's.
+  // not_found for an unknown id, unsupported for a failed or imported run.
+  [[nodiscard]] Result<results::SeriesResults> load_results(std::span<const RunId> ids);
+
+ private:
+  struct Connection;
+  explicit History(std::unique_ptr<Connection> connection);
+  std::unique_ptr<Connection> connection_;
+};
+
+[[nodiscard]] std::string_view to_string(RunStatus status) noexcept;
+
+// Where the history lives unless told otherwise: $XDG_DATA_HOME/iomark/history.sqlite, else
+// ~/.local/share/iomark/history.sqlite; empty when neither variable is set.
+[[nodiscard]] std::string default_database_path();
+
+}  // namespace iomark::history
