@@ -1,3 +1,4 @@
+#include "icf_corpus.hpp"
 #include "iomark/history/history.hpp"
 
 #include <gtest/gtest.h>
@@ -232,8 +233,8 @@ TEST(History, ImportsTheRunsOfAResultsCsv) {
 }
 
 TEST(History, ImportsEveryResultsCsvOfTheCorpus) {
-  const std::filesystem::path corpus = IOMARK_ICF_CORPUS_DIR;
-  if (!std::filesystem::is_directory(corpus)) GTEST_SKIP() << "no IOmeter corpus at " << corpus;
+  IOMARK_SKIP_WITHOUT_ICF_CORPUS();
+  const auto& corpus = test_support::icf_corpus_dir();
   auto history = open_memory();
   std::size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
