@@ -1,4 +1,3 @@
-#include "icf_corpus.hpp"
 #include "iomark/history/history.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +8,7 @@
 #include <sstream>
 
 #include "fixtures.hpp"
+#include "icf_corpus.hpp"
 #include "iomark/results/results_csv.hpp"
 #include "iomark/results/summary.hpp"
 
