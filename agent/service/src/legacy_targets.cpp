@@ -4,26 +4,18 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "iomark/agent/inventory.hpp"
+#include "iomark/targets/mount_table.hpp"
 #include "iomark/targets/target.hpp"
 
 namespace iomark::agent {
 
 namespace {
 
-std::string read_text(const char* path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // The type of the file system holding `directory`: the mount with the longest mount point
-// that is a prefix of it (mountinfo lists parents first, so the last match wins on ties).
-std::string file_system_type(const std::vector<MountEntry>& mounts, const std::string& directory) {
+// that is a prefix of it (the mount table lists parents first, so the last match wins on ties).
+std::string file_system_type(const std::vector<targets::MountEntry>& mounts, const std::string& directory) {
   std::string type = "unknown";
   std::size_t best = 0;
   for (const auto& mount : mounts) {
@@ -75,10 +67,11 @@ std::optional<LegacyTarget> physical_target(const std::string& path, const targe
 }  // namespace
 
 std::vector<LegacyTarget> list_legacy_targets(const targets::SafetyPolicy& policy) {
-  const auto mounts = parse_mountinfo(read_text("/proc/self/mountinfo"));
+  // An unreadable mount table lists no file systems; allowed devices and directories still count.
+  const auto mounts = targets::read_mount_table().value_or(std::vector<targets::MountEntry>{});
   std::vector<LegacyTarget> listed;
   std::vector<std::string> directories;
-  for (const auto& file_system : file_systems_from_mountinfo(read_text("/proc/self/mountinfo"), stat_file_system)) {
+  for (const auto& file_system : file_systems_from_mounts(mounts, stat_file_system)) {
     if (policy.allows(file_system.mount_point)) directories.push_back(file_system.mount_point);
   }
   for (const auto& allowed : policy.allowed_paths()) {
