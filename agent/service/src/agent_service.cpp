@@ -94,8 +94,9 @@ std::vector<protocol::CpuUsage> cpu_usage_of(const std::vector<results::CpuUtili
 // One connection's state: the assignment and the run it drives.
 class Session {
  public:
-  Session(const AgentServiceOptions& options, protocol::Connection& connection)
-      : options_(options), connection_(connection) {}
+  Session(const AgentServiceOptions& options, engine::EngineChoiceCache& engine_choices,
+          protocol::Connection& connection)
+      : options_(options), engine_choices_(engine_choices), connection_(connection) {}
 
   ~Session() { abandon_run(); }
 
@@ -179,7 +180,7 @@ class Session {
     switch (command.phase) {
       case protocol::Phase::start: {
         abandon_run();
-        auto session = RunSession::prepare(*run_assignment_, options_.policy);
+        auto session = RunSession::prepare(*run_assignment_, options_.policy, {}, {}, &engine_choices_);
         if (!session) return refuse(request, session.error());
         run_ = std::move(*session);
         return ack(request);
@@ -284,6 +285,7 @@ class Session {
   }
 
   const AgentServiceOptions& options_;
+  engine::EngineChoiceCache& engine_choices_;
   protocol::Connection& connection_;
   std::optional<protocol::Assignment> assignment_;
   std::optional<RunAssignment> run_assignment_;
@@ -301,14 +303,16 @@ class Session {
 }  // namespace
 
 AgentService::AgentService(AgentServiceOptions options)
-    : options_(std::move(options)), engines_(engine::probe_engines()) {}
+    : options_(std::move(options)),
+      engines_(engine::probe_engines()),
+      engine_choices_(std::make_unique<engine::EngineChoiceCache>()) {}
 
 Error AgentService::serve(protocol::Connection& connection, std::stop_token stop) {
   if (auto sent = connection.send(Envelope{0, 0, collect_inventory(options_.policy, engines_)});
       !sent) {
     return sent.error();
   }
-  Session session(options_, connection);
+  Session session(options_, *engine_choices_, connection);
   while (!stop.stop_requested()) {
     auto wait = std::chrono::duration_cast<Nanoseconds>(kIdlePoll);
     if (session.sampling()) {
