@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "cli_support.hpp"
@@ -100,7 +101,16 @@ class ConsoleObserver final : public controller::SeriesObserver {
     line(text, false);
   }
 
-  void run_finished(std::size_t, const results::RunResults&, const results::RunSummary& summary) override {
+  void run_finished(std::size_t, const results::RunResults& run, const results::RunSummary& summary) override {
+    // Each worker's engine and why, when it is new: a series repeats the choice run after run.
+    for (const auto& manager : run.managers) {
+      for (const auto& worker : manager.workers) {
+        auto& shown = engines_shown_[manager.name + "/" + worker.name];
+        if (worker.engine.empty() || shown == worker.engine) continue;
+        shown = worker.engine;
+        line("  engine " + manager.name + "/" + worker.name + ": " + worker.engine_reason, true);
+      }
+    }
     const auto& all = summary.all;
     char text[256];
     std::snprintf(text, sizeof text, "  done: %.0f IOPS, %.2f MB/s, avg %.3f ms, max %.3f ms, %llu errors",
@@ -124,6 +134,7 @@ class ConsoleObserver final : public controller::SeriesObserver {
 
   bool terminal_;
   std::size_t live_lines_{};
+  std::map<std::string, std::string> engines_shown_;  // "manager/worker" -> engine last printed
 };
 
 void print_summary(const controller::SeriesOutcome& outcome) {

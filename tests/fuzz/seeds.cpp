@@ -80,7 +80,7 @@ Sample sample(std::uint64_t run_id, std::uint64_t sequence, SamplePhase phase) {
   sample.run_time = Nanoseconds(sequence * 1'000'000'000);
   sample.interval = Nanoseconds(1'000'000'000);
   sample.phase = phase;
-  sample.workers = {{0, Nanoseconds(1'000'000'000), {{0, test::sample_counters(10, sequence)}}}};
+  sample.workers = {{0, Nanoseconds(1'000'000'000), {{0, test::sample_counters(10, sequence)}}, {}, {}}};
   sample.cpus = {{0, 42.5, 30.25, 12.25, 1.5, 3.75, 12345.5}};
   return sample;
 }

@@ -247,6 +247,10 @@ class Session {
       protocol::WorkerCounters counters;
       counters.worker_index = static_cast<std::uint32_t>(w);
       counters.window = interval.value_or(now.workers[w].recording_window);
+      if (!earlier) {
+        counters.engine = sendable_text(now.workers[w].engine, protocol::kMaxEngineNameBytes);
+        counters.engine_reason = sendable_text(now.workers[w].engine_reason, protocol::kMaxTextBytes);
+      }
       for (std::size_t t = 0; t < now.workers[w].targets.size(); ++t) {
         const auto& current = now.workers[w].targets[t].counters;
         counters.targets.push_back(
