@@ -78,10 +78,12 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
   }
   std::string reason = std::string(to_string(winner->kind)) + depth + ": " + describe_trial(*winner);
   const std::string tolerance = std::to_string(static_cast<int>(kIopsTolerance * 100 + 0.5)) + "%";
+  char allowance[16];
+  std::snprintf(allowance, sizeof allowance, "%.3gx", kCpuAllowance);
   reason += winner->iops < best_iops
                 ? " (within " + tolerance + " of the best IOPS, at less CPU per I/O)"
-                : " (the best IOPS at no more than 1.5x the lowest CPU per I/O; nothing within " + tolerance +
-                      " of it uses less)";
+                : " (the best IOPS at no more than " + std::string(allowance) + " the lowest CPU per I/O; nothing within " +
+                      tolerance + " of it uses less)";
   if (const auto rest = others(trials, winner->kind); !rest.empty()) reason += "; " + rest;
   return {winner->kind, reason};
 }

@@ -61,7 +61,7 @@ TEST(ChooseMeasuredEngine, FasterEngineWinsWhenOutsideTheTolerance) {
   const auto choice = choose_measured_engine(trials, 32, all_available());
   EXPECT_EQ(choice.engine, EngineKind::linux_aio) << choice.reason;
   EXPECT_TRUE(mentions(choice.reason, "at depth 32")) << choice.reason;
-  EXPECT_TRUE(mentions(choice.reason, "the best IOPS")) << choice.reason;
+  EXPECT_TRUE(mentions(choice.reason, "the best IOPS at no more than 1.25x the lowest CPU per I/O")) << choice.reason;
 }
 
 TEST(ChooseMeasuredEngine, IoUringThatPuntsIsNotChosenEvenWhenFastest) {
@@ -86,7 +86,7 @@ TEST(ChooseMeasuredEngine, IoUringWithoutPuntingWinsAtDepth) {
 
 TEST(ChooseMeasuredEngine, EngineThatFailsToOpenIsSkippedWithItsReason) {
   const std::vector<EngineTrial> trials{failed(EngineKind::io_uring, "io_uring_setup: Operation not permitted"),
-                                        measured(EngineKind::linux_aio, 240, 4.1), measured(EngineKind::sync, 200, 3.0)};
+                                        measured(EngineKind::linux_aio, 240, 3.5), measured(EngineKind::sync, 200, 3.0)};
   const auto choice = choose_measured_engine(trials, 8, all_available());
   EXPECT_EQ(choice.engine, EngineKind::linux_aio) << choice.reason;
   EXPECT_TRUE(mentions(choice.reason, "io_uring did not run: io_uring_setup: Operation not permitted")) << choice.reason;

@@ -12,7 +12,7 @@
 //   2. io_uring that punted reads to io-wq worker threads is skipped while any other
 //      candidate ran: punting costs a thread wake-up per I/O at depth 1 and a second core
 //      at depth, which a short calibration under-weights.
-//   3. Of the rest, those spending at most kCpuAllowance (1.5x) the lowest CPU time per I/O
+//   3. Of the rest, those spending at most kCpuAllowance (1.25x) the lowest CPU time per I/O
 //      measured compete on IOPS: more helper threads buy IOPS on a synchronous device only by
 //      burning more cores, which a benchmark should not hide behind.
 //   4. Among those, the ones within kIopsTolerance (10%) of the highest IOPS are equals, and
@@ -36,7 +36,7 @@ namespace iomark::engine {
 // CPU (threadpool's helper threads against linux-aio at depth on zram).
 inline constexpr double kIopsTolerance = 0.10;
 // An engine costing more than this many times the lowest CPU per I/O measured is not chosen.
-inline constexpr double kCpuAllowance = 1.5;
+inline constexpr double kCpuAllowance = 1.25;
 
 // What one engine did in the calibration (or why it could not run).
 struct EngineTrial {
