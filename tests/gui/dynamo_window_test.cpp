@@ -152,7 +152,11 @@ TEST(MainWindowDynamo, AcceptsTheRealDynamoAsAManagerAndRunsAPlanOnIt) {
   ASSERT_EQ(outcome, results::SeriesOutcome::completed) << error.toStdString();
   const auto& runs = window.results_page().run_figures();
   ASSERT_EQ(runs.rowCount(), 2);
-  for (const auto& figures : runs.rows()) EXPECT_GT(figures.iops, 0.0) << figures.name;
+  for (const auto& figures : runs.rows()) {
+    EXPECT_GT(figures.iops, 0.0) << figures.name;
+    EXPECT_GT(figures.average_ms, 0.0) << figures.name;
+    EXPECT_FALSE(figures.p99_ms.has_value()) << figures.name << ": Dynamo gives no percentile";
+  }
 }
 
 }  // namespace
