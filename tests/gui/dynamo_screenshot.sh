@@ -43,32 +43,8 @@ printf 'iomark-test %s %s rw 0 0\n' "$dyn_dir" "$fstype" >"$work/mtab"
 
 # The plan: Dynamo "dyn1" on its directory, iomark agent "agentA" on its own; 8 KiB 67% read
 # random; outstanding I/Os 1, 2, 4; 1 s ramp-up and 3 s per run.
-{
-  printf 'Version 1.1.0 \n'
-  printf "'TEST SETUP ====================================================================\n"
-  printf "'Test Description\n\tDynamo 1.1.0 and iomark agent side by side\n"
-  printf "'Run Time\n'\thours      minutes    seconds\n\t0          0          3\n"
-  printf "'Ramp Up Time (s)\n\t1\n'Default Disk Workers to Spawn\n\t1\n'Default Network Workers to Spawn\n\t0\n"
-  printf "'Record Results\n\tALL\n'Worker Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n"
-  printf "'Disk Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n"
-  printf "'Queue Depth Cycling\n'\tstart      end        step       step type\n\t1          4          2          EXPONENTIAL\n"
-  printf "'Test Type\n\tCYCLE_OUTSTANDING_IOS\n'END test setup\n"
-  printf "'ACCESS SPECIFICATIONS =========================================================\n"
-  printf "'Access specification name,default assignment\n\t8K 67 read random,NONE\n"
-  printf "'size,%% of size,%% reads,%% random,delay,burst,align,reply\n\t8192,100,67,100,0,1,0,0\n"
-  printf "'END access specifications\n"
-  printf "'MANAGER LIST ==================================================================\n"
-  for manager in dyn1 agentA; do
-    if [[ $manager == dyn1 ]]; then target="$dyn_dir [$fstype]"; else target=$work/data; fi
-    printf "'Manager ID, manager name\n\t1,%s\n'Manager network address\n\t\n" "$manager"
-    printf "'Worker\n\tWorker 1\n'Worker type\n\tDISK\n'Default target settings for worker\n"
-    printf "'Number of outstanding IOs,test connection rate,transactions per connection,use fixed seed,fixed seed value\n\t1,DISABLED,1,DISABLED,0\n"
-    printf "'Disk maximum size,starting sector,Data pattern\n\t8192,0,0\n'End default target settings for worker\n"
-    printf "'Assigned access specs\n\t8K 67 read random\n'End assigned access specs\n"
-    printf "'Target assignments\n'Target\n\t%s\n'Target type\n\tDISK\n'End target\n'End target assignments\n'End worker\n'End manager\n" "$target"
-  done
-  printf "'END manager list\nVersion 1.1.0 \n"
-} >"$work/plan.icf"
+source tests/integration/dynamo_plan.sh
+write_dynamo_plan "$work/plan.icf" 3 "$dyn_dir [$fstype]" "$work/data" 8192
 
 # Two free loopback ports, for the agents' login and Dynamo's (each bound by its listener
 # moments later).

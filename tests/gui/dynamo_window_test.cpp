@@ -4,6 +4,7 @@
 // directory it is shown alone (MNTTAB names a mount table with only that directory).
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -98,8 +99,17 @@ TEST(MainWindowDynamo, AcceptsTheRealDynamoAsAManagerAndRunsAPlanOnIt) {
   const auto endpoint = window.session().accepting_dynamo();
   ASSERT_TRUE(endpoint.startsWith(QStringLiteral("127.0.0.1:"))) << endpoint.toStdString();
   EXPECT_EQ(warnings_naming(window.log(), QStringLiteral("no authentication")), 1);
-  window.accept_legacy_dynamo({});
+  // The Managers menu's checkbox shows it, and unticking it stops accepting.
+  QAction* checkbox = nullptr;
+  for (auto* action : window.findChildren<QAction*>()) {
+    if (action->text().startsWith(QStringLiteral("Accept Legacy &Dynamo"))) checkbox = action;
+  }
+  ASSERT_NE(checkbox, nullptr);
+  EXPECT_TRUE(checkbox->isChecked());
+  EXPECT_TRUE(checkbox->text().contains(endpoint)) << checkbox->text().toStdString();
+  checkbox->trigger();
   EXPECT_TRUE(window.session().accepting_dynamo().isEmpty());
+  EXPECT_FALSE(checkbox->isChecked());
   window.accept_legacy_dynamo(QStringLiteral("127.0.0.1:0"));
   EXPECT_EQ(warnings_naming(window.log(), QStringLiteral("no authentication")), 1) << "warned again";
   const auto port = window.session().accepting_dynamo().section(QLatin1Char(':'), 1);
