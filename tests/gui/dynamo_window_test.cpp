@@ -18,6 +18,7 @@
 #include "iomark/gui/main_window.hpp"
 #include "iomark/gui/results_page.hpp"
 #include "iomark/gui/session.hpp"
+#include "run_to_completion.hpp"
 
 namespace iomark::gui {
 namespace {
@@ -147,19 +148,7 @@ TEST(MainWindowDynamo, AcceptsTheRealDynamoAsAManagerAndRunsAPlanOnIt) {
   EXPECT_EQ(row.live_index, std::optional<std::size_t>(0));
 
   // It runs the plan: two runs, each with I/O counted on Dynamo's side.
-  bool finished = false;
-  results::SeriesOutcome outcome{};
-  QString error;
-  QObject::connect(&window.session(), &Session::series_finished, &window,
-                   [&](results::SeriesOutcome how, const QString& why) {
-                     finished = true;
-                     outcome = how;
-                     error = why;
-                   });
-  window.start();
-  ASSERT_TRUE(window.session().series_running());
-  ASSERT_TRUE(QTest::qWaitFor([&] { return finished; }, kSeriesWaitMs));
-  ASSERT_EQ(outcome, results::SeriesOutcome::completed) << error.toStdString();
+  ASSERT_TRUE(run_to_completion(window, kSeriesWaitMs));
   const auto& runs = window.results_page().run_figures();
   ASSERT_EQ(runs.rowCount(), 2);
   for (const auto& figures : runs.rows()) {
