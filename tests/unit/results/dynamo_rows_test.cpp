@@ -3,7 +3,9 @@
 // are left out, never invented.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,12 +43,12 @@ RunResults agent_and_dynamo_run() {
   ManagerResult agent;
   agent.name = "agent";
   agent.host.cpu_count = 1;
-  agent.workers.push_back(disk_worker("Worker 1", seconds(10), {uniform_target("/tmp/a", 60, 40, 4096, 300'000)}));
+  agent.workers.push_back(disk_worker("Worker 1", std::chrono::seconds(10), {uniform_target("/tmp/a", 60, 40, 4096, 300'000)}));
   ManagerResult dynamo;
   dynamo.name = "dynamo";
   dynamo.host.cpu_count = 1;
   dynamo.timer_resolution_hz = kDynamoTimerHz;
-  dynamo.workers.push_back(disk_worker("Worker 1", seconds(10), {dynamo_target("/tmp/d [ext4]", 30, 20, 3'000'000)}));
+  dynamo.workers.push_back(disk_worker("Worker 1", std::chrono::seconds(10), {dynamo_target("/tmp/d [ext4]", 30, 20, 3'000'000)}));
   run.managers = {agent, dynamo};
   return run;
 }
