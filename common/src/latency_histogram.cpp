@@ -126,11 +126,24 @@ LatencyHistogram LatencyHistogram::since(const LatencyHistogram& earlier) const 
   for (std::size_t i = 0; i < kLegacyLatencyBinCount; ++i) {
     interval.legacy_bins_[i] = minus(legacy_bins_[i], earlier.legacy_bins_[i]);
   }
-  if (!lowest) return LatencyHistogram();
+  if (!lowest) return interval;  // no exactly timed I/O, but the legacy bins may hold some
   interval.sum_ns_ = minus(sum_ns_, earlier.sum_ns_);
   interval.min_ns_ = std::max(lower_edge_of(*lowest), min_ns_);
   interval.max_ns_ = highest == kOverflowBucket ? max_ns_ : std::min(upper_edge_of(highest), max_ns_);
   return interval;
+}
+
+LatencyHistogram LatencyHistogram::from_legacy_bins(
+    std::span<const std::uint64_t, kLegacyLatencyBinCount> legacy_bins) noexcept {
+  LatencyHistogram histogram;
+  std::copy(legacy_bins.begin(), legacy_bins.end(), histogram.legacy_bins_.begin());
+  return histogram;
+}
+
+std::uint64_t LatencyHistogram::legacy_bin_total() const noexcept {
+  std::uint64_t total = 0;
+  for (const std::uint64_t bin : legacy_bins_) total = saturating_add(total, bin);
+  return total;
 }
 
 void LatencyHistogram::clear() noexcept { *this = LatencyHistogram(); }
@@ -178,7 +191,7 @@ bool LatencyHistogram::restore(std::span<const std::uint64_t> buckets, std::span
     legacy_count += legacy_bins[i];
     rebuilt.legacy_bins_[i] = legacy_bins[i];
   }
-  if (legacy_count != count) return false;
+  if (legacy_count < count) return false;
   if (count == 0) {
     if (sum_ns != 0 || max_ns != 0) return false;
     out = rebuilt;

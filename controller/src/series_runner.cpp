@@ -1,6 +1,7 @@
 #include "iomark/controller/series_runner.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -310,6 +311,9 @@ class RunDriver {
     result.name = link.name();
     result.host = {link.inventory().cpu_count, link.inventory().os_name, link.inventory().kernel_release,
                    link.peer().build};
+    if (const auto timer_hz = link.peer().timer_resolution_hz; timer_hz && *timer_hz >= 1.0) {
+      result.timer_resolution_hz = static_cast<std::uint64_t>(std::llround(*timer_hz));
+    }
     for (const auto& cpu : cpus) {
       result.cpus.push_back(
           {cpu.total_percent, cpu.user_percent, cpu.privileged_percent, 0.0, 0.0, cpu.interrupts_per_second});

@@ -251,7 +251,9 @@ Result<RunId> History::record_run(SeriesId series, std::uint32_t position, const
   row.mb_per_s = all.rates.mb_per_s;
   row.average_ms = all.average_response_ms();
   row.maximum_ms = all.maximum_response_ms();
-  row.p99_ms = static_cast<double>(all.counters.latency.percentile(99.0).count()) / 1e6;
+  if (all.counters.latency.percentiles_cover_every_io()) {  // not when a Dynamo took part
+    row.p99_ms = static_cast<double>(all.counters.latency.percentile(99.0).count()) / 1e6;
+  }
   if (all.cpu) row.cpu_percent = all.cpu->total_percent;
   row.errors = static_cast<std::int64_t>(all.counters.error_count());
   row.document =

@@ -49,6 +49,21 @@ Json counters_json(const IoCounters& counters) {
   return json;
 }
 
+// The exact latency figures of a summary. When some I/Os were not timed exactly (a Dynamo
+// manager's), only their count is given: percentiles of the rest would be invented.
+Json latency_summary_json(const LatencyHistogram& histogram) {
+  if (!histogram.percentiles_cover_every_io()) return Json{{"count", histogram.count()}};
+  return Json{{"count", histogram.count()},
+              {"min", histogram.min().count()},
+              {"mean", histogram.mean().count()},
+              {"max", histogram.max().count()},
+              {"p50", histogram.percentile(50).count()},
+              {"p90", histogram.percentile(90).count()},
+              {"p99", histogram.percentile(99).count()},
+              {"p99_9", histogram.percentile(99.9).count()},
+              {"p99_99", histogram.percentile(99.99).count()}};
+}
+
 Json cpu_json(const CpuUtilization& cpu) {
   return Json{{"total_percent", cpu.total_percent},
               {"user_percent", cpu.user_percent},
@@ -89,16 +104,7 @@ Json summary_json(const Summary& s) {
             {"maximum_transaction_ms", s.maximum_transaction_ms()},
             {"maximum_connection_ms", s.maximum_connection_ms()},
             {"errors", s.counters.error_count()},
-            {"latency_ns",
-             {{"count", histogram.count()},
-              {"min", histogram.min().count()},
-              {"mean", histogram.mean().count()},
-              {"max", histogram.max().count()},
-              {"p50", histogram.percentile(50).count()},
-              {"p90", histogram.percentile(90).count()},
-              {"p99", histogram.percentile(99).count()},
-              {"p99_9", histogram.percentile(99.9).count()},
-              {"p99_99", histogram.percentile(99.99).count()}}},
+            {"latency_ns", latency_summary_json(histogram)},
             {"legacy_bins", histogram.legacy_bins()},
             {"run_time_ns", s.run_time.count()},
             {"managers", s.manager_count},

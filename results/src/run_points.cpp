@@ -26,7 +26,10 @@ RunPoint point_of(const Summary& summary, std::size_t series_index, std::size_t 
   point.mb_per_s = summary.rates.mb_per_s;
   point.average_response_ms = summary.average_response_ms();
   point.maximum_response_ms = summary.maximum_response_ms();
-  if (summary.counters.latency.count() > 0) point.p99_response_ms = to_ms(summary.counters.latency.percentile(99.0));
+  const bool percentiles_known = summary.counters.latency.percentiles_cover_every_io();
+  if (percentiles_known && summary.counters.latency.count() > 0) {
+    point.p99_response_ms = to_ms(summary.counters.latency.percentile(99.0));
+  }
   if (summary.cpu) point.cpu_percent = summary.cpu->total_percent;
   point.errors = summary.counters.error_count();
   point.latency = latency_profile(summary.counters.latency);
@@ -79,7 +82,7 @@ std::string label_of(const RunPoint& point, bool with_description) {
 LatencyProfile latency_profile(const LatencyHistogram& histogram) {
   LatencyProfile profile;
   profile.bins = histogram.legacy_bins();
-  if (histogram.count() == 0) return profile;
+  if (histogram.count() == 0 || !histogram.percentiles_cover_every_io()) return profile;
   for (const double percentile : kProfilePercentiles) {
     profile.percentiles.push_back({percentile, to_ms(histogram.percentile(percentile))});
   }

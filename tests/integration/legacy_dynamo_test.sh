@@ -51,7 +51,7 @@ write_plan() { write_dynamo_plan "$1" "$2" "$dyn_dir [$fstype]" "$work/data" 409
 
 # ---- 1. A whole series: Dynamo and an iomark agent side by side -------------------------
 write_plan "$work/plan.icf" 3
-start_controller series "$work/plan.icf" --results "$work/results.csv" || exit 1
+start_controller series "$work/plan.icf" --results "$work/results.csv" --json "$work/results.json" || exit 1
 start_dynamo dyn1
 wait_exit "$ctl_pid" 120
 check "series exits 0 (got $exit_status: $(tail -3 "$work/series.err"))" test "$exit_status" -eq 0
@@ -77,6 +77,40 @@ check "no errors" test "$(field ALL 28 | sort -u)" = 0
 check "the series ends with 'End Test" test "$(tail -n1 "$csv")" = "'End Test"
 check "the Dynamo exits after the series (EXIT MANAGER)" wait_exit "$dyn_pid" 10
 measured "MANAGER IOps per run (QD 1,2,4), dyn1 then agentA: $(field MANAGER 7 | paste -d' ' - - | tr '\n' ';')"
+
+# The Dynamo's rows carry what it gives, as IOmeter shows it: its own timer resolution as
+# Processor Speed (col 54), raw sums in its ticks (col 37), and its 21 latency bins (cols
+# 60-80), which count every read and write (cols 33, 34); the ALL rows add both managers' bins.
+check "dyn1 Processor Speed is the Dynamo's timer resolution, not iomark's 1e9" \
+  test "$(awk -F, '$1 == "MANAGER" && $2 == "dyn1" && ($54 <= 0 || $54 == 1e9)' "$csv" | wc -l)" = 0
+check "agentA Processor Speed is 1e9 (nanoseconds)" test "$(awk -F, '$1 == "MANAGER" && $2 == "agentA" {print $54}' "$csv" | sort -u)" = 1000000000.000000
+bins_count_every_io() {  # bins_count_every_io TYPE [NAME]
+  awk -F, -v type="$1" -v name="${2:-}" '$1 == type && (name == "" || $2 == name) {
+      bins = 0; for (c = 60; c <= 80; ++c) bins += $c
+      if (bins != $33 + $34 || bins == 0) bad++; n++}
+    END {exit !(n == 3 && bad == 0)}' "$csv"
+}
+check "dyn1 latency bins count every read and write" bins_count_every_io MANAGER dyn1
+check "ALL latency bins count every read and write of both managers" bins_count_every_io ALL
+# Average read response (ms, col 19) = raw read sum (col 37) / Processor Speed / Read I/Os.
+check "dyn1 raw read sums are in its ticks" \
+  awk -F, '$1 == "MANAGER" && $2 == "dyn1" {ms = 1000 * $37 / $54 / $33; if ((ms - $19)^2 > (0.01 * $19)^2) bad++; n++}
+           END {exit !(n == 3 && bad == 0)}' "$csv"
+measured "dyn1 Processor Speed: $(field MANAGER 54 | head -1) (first MANAGER row)"
+# JSON: no percentiles for the Dynamo nor for ALL (part of it was not timed exactly); the
+# agent's remain.
+json=$work/results.json
+jq_ok() { jq -e "$1" "$json" >/dev/null; }
+check "results.json has three runs" jq_ok '.runs | length == 3'
+check "JSON: dyn1 has bins but no percentiles" \
+  jq_ok '[.runs[].managers[] | select(.name == "dyn1") | .summary
+          | (.latency_ns | has("p50") or has("p99")) or ((.legacy_bins | add) != .counters.reads.count + .counters.writes.count)]
+         | length == 3 and all(. == false)'
+check "JSON: agentA has percentiles" \
+  jq_ok '[.runs[].managers[] | select(.name == "agentA") | .summary.latency_ns | has("p99")] | length == 3 and all'
+check "JSON: ALL has no percentiles" jq_ok '[.runs[].summary.latency_ns | has("p50")] | length == 3 and all(. == false)'
+check "JSON: dyn1 timer resolution is not 1e9" \
+  jq_ok '[.runs[].managers[] | select(.name == "dyn1") | .timer_resolution_hz != 1000000000] | length == 3 and all'
 
 # ---- 2. Dynamo lost mid-run: SIGKILL, then SIGSTOP -----------------------------------------
 # lost_midrun SIGNAL: the first run completes, the signal hits in the second; the controller

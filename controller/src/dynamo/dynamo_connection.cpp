@@ -20,8 +20,9 @@ std::uint64_t ns_count(std::uint64_t ticks, double timer_hz) {
   return static_cast<std::uint64_t>(ticks_to_ns(ticks, timer_hz).count());
 }
 
-// Dynamo's counters in iomark's units. Its latency histogram stays empty: a Dynamo gives
-// only sums, maxima and its 21 coarse bins, so percentiles are not known.
+// Dynamo's counters in iomark's units. A Dynamo gives only sums, maxima and its 21 coarse
+// bins (counted against the same edges as iomark's, in its own ticks), so the histogram
+// holds the bins alone and its percentiles stay unknown.
 IoCounters to_io_counters(const legacy::RawResult& raw, double timer_hz) {
   IoCounters counters;
   counters.bytes_read = raw.bytes_read;
@@ -35,6 +36,7 @@ IoCounters to_io_counters(const legacy::RawResult& raw, double timer_hz) {
                           ns_count(raw.max_raw_connection_latency, timer_hz)};
   counters.read_errors = raw.read_errors;
   counters.write_errors = raw.write_errors;
+  counters.latency = LatencyHistogram::from_legacy_bins(raw.latency_bins);
   return counters;
 }
 
@@ -73,6 +75,7 @@ DynamoConnection::DynamoConnection(LegacySocket socket, legacy::ManagerInfo info
   peer_.endpoint = socket_.peer_endpoint();
   peer_.build = "Dynamo " + info_.version;
   peer_.auth_mode = protocol::AuthMode::none;
+  peer_.timer_resolution_hz = info_.timer_resolution_hz;
 }
 
 Result<std::unique_ptr<DynamoConnection>> DynamoConnection::open(LegacySocket command_channel,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -169,8 +170,7 @@ TEST(LatencyHistogram, RestoreRejectsInconsistentParts) {
   const auto min_ns = static_cast<std::uint64_t>(original.min().count());
   const auto max_ns = static_cast<std::uint64_t>(original.max().count());
   LatencyHistogram out;
-  auto legacy = original.legacy_bins();
-  legacy[0] += 1;  // bins no longer add up to the bucket count
+  const std::array<std::uint64_t, kLegacyLatencyBinCount> legacy{};  // bins count fewer I/Os than the buckets
   EXPECT_FALSE(LatencyHistogram::restore(original.buckets(), legacy, original.sum_ns(), min_ns, max_ns, out));
   EXPECT_FALSE(LatencyHistogram::restore(original.buckets(), original.legacy_bins(), original.sum_ns(), max_ns,
                                          min_ns, out));
@@ -180,11 +180,55 @@ TEST(LatencyHistogram, RestoreRejectsInconsistentParts) {
                                          max_ns, out));  // no sample in min's bucket
 }
 
+TEST(LatencyHistogram, LegacyBinsAloneGiveNoPercentiles) {
+  std::array<std::uint64_t, kLegacyLatencyBinCount> bins{};
+  bins[3] = 7;
+  bins[20] = 1;
+  const auto dynamo = LatencyHistogram::from_legacy_bins(bins);
+  EXPECT_EQ(dynamo.legacy_bins(), bins);
+  EXPECT_EQ(dynamo.legacy_bin_total(), 8U);
+  EXPECT_EQ(dynamo.count(), 0U);
+  EXPECT_FALSE(dynamo.percentiles_cover_every_io());
+  EXPECT_TRUE(LatencyHistogram{}.percentiles_cover_every_io());
+  EXPECT_TRUE(histogram_of(log_uniform_samples(100, 13)).percentiles_cover_every_io());
+}
+
+TEST(LatencyHistogram, MergingLegacyBinsKeepsThemButNotThePercentiles) {
+  auto merged = histogram_of(log_uniform_samples(100, 14));
+  const auto exact_bins = merged.legacy_bins();
+  std::array<std::uint64_t, kLegacyLatencyBinCount> bins{};
+  bins[0] = 5;
+  merged.merge(LatencyHistogram::from_legacy_bins(bins));
+  EXPECT_EQ(merged.count(), 100U);
+  EXPECT_EQ(merged.legacy_bins()[0], exact_bins[0] + 5);
+  EXPECT_EQ(merged.legacy_bin_total(), 105U);
+  EXPECT_FALSE(merged.percentiles_cover_every_io());
+  // Such a histogram still rebuilds from its parts (JSON, the wire).
+  LatencyHistogram rebuilt;
+  ASSERT_TRUE(LatencyHistogram::restore(merged.buckets(), merged.legacy_bins(), merged.sum_ns(),
+                                        static_cast<std::uint64_t>(merged.min().count()),
+                                        static_cast<std::uint64_t>(merged.max().count()), rebuilt));
+  EXPECT_EQ(rebuilt, merged);
+}
+
 }  // namespace
 }  // namespace iomark
 
 namespace iomark {
 namespace {
+
+TEST(LatencyHistogramSince, LegacyBinsAloneHaveAnInterval) {
+  std::array<std::uint64_t, kLegacyLatencyBinCount> earlier_bins{};
+  earlier_bins[2] = 10;
+  auto later_bins = earlier_bins;
+  later_bins[2] = 25;
+  later_bins[4] = 3;
+  const auto interval =
+      LatencyHistogram::from_legacy_bins(later_bins).since(LatencyHistogram::from_legacy_bins(earlier_bins));
+  EXPECT_EQ(interval.legacy_bins()[2], 15U);
+  EXPECT_EQ(interval.legacy_bins()[4], 3U);
+  EXPECT_EQ(interval.count(), 0U);
+}
 
 TEST(LatencyHistogramSince, IntervalPlusEarlierIsTheWhole) {
   const auto first = log_uniform_samples(20'000, 21);

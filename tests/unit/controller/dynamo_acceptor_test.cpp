@@ -173,6 +173,7 @@ TEST_F(DynamoAcceptorTest, RegistersALoggedInDynamoWithItsTargets) {
   const auto* link = registry_.links().front();
   EXPECT_EQ(link->name(), "fake-dynamo");
   EXPECT_EQ(link->peer().build, "Dynamo 1.1.0");
+  EXPECT_EQ(link->peer().timer_resolution_hz, 2.5e9);  // results.csv "Processor Speed" 
   EXPECT_EQ(link->inventory().cpu_count, 2U);
   ASSERT_EQ(link->inventory().file_systems.size(), 1U);
   EXPECT_EQ(link->inventory().file_systems[0].mount_point, "/tmp/fake");
@@ -355,7 +356,9 @@ TEST_F(DynamoAcceptorTest, RunsOneTestAsIOmeterDoesAndConvertsItsTicks) {
   EXPECT_EQ(counters.writes.sum_ns, 10'000'000U);
   EXPECT_EQ(counters.writes.max_ns, 2'000'000U);
   EXPECT_EQ(counters.transactions.count, 1010U);
-  EXPECT_EQ(counters.latency.count(), 0U);  // percentiles are not known from a Dynamo
+  EXPECT_EQ(counters.latency.count(), 0U);  // no exact latencies: percentiles are not known
+  EXPECT_EQ(counters.latency.legacy_bins()[5], 1010U);
+  EXPECT_FALSE(counters.latency.percentiles_cover_every_io());
   ASSERT_EQ(results->cpus.size(), 2U);
   EXPECT_EQ(results->cpus[0].total_percent, 40.0);
   EXPECT_EQ(results->cpus[1].total_percent, 0.0);  // clamped

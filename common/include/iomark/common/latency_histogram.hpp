@@ -12,6 +12,9 @@
 //   from the exact latency, not from the buckets. Unlike IOmeter (whose last bin is never
 //   filled, spec §5.4), latencies >= 10 s are counted in bin 20; the 4 s edge labelled
 //   "4.7 s" and the R/67, R/33 edges are reproduced as IOmeter computes them.
+// - May hold I/Os known only by their legacy bin (a Dynamo manager's counters, which carry
+//   no exact latencies): those are in legacy_bins() but not in count(), sum or percentiles,
+//   so legacy_bin_total() >= count() and the percentiles cover only count() I/Os.
 // Not thread-safe: one writer at a time; copy it (or take a snapshot) to read elsewhere.
 #pragma once
 
@@ -36,6 +39,10 @@ class LatencyHistogram {
  public:
   LatencyHistogram() = default;
 
+  // I/Os whose latency is known only by its legacy bin (what a Dynamo reports).
+  [[nodiscard]] static LatencyHistogram from_legacy_bins(
+      std::span<const std::uint64_t, kLegacyLatencyBinCount> legacy_bins) noexcept;
+
   void record(Nanoseconds latency) noexcept;
   void merge(const LatencyHistogram& other) noexcept;
   void clear() noexcept;
@@ -58,11 +65,18 @@ class LatencyHistogram {
   [[nodiscard]] const std::array<std::uint64_t, kLegacyLatencyBinCount>& legacy_bins() const noexcept {
     return legacy_bins_;
   }
+  // I/Os counted in the legacy bins: count() plus those known only by their bin.
+  [[nodiscard]] std::uint64_t legacy_bin_total() const noexcept;
+  // Whether every I/O was timed exactly, so the percentiles describe them all. When some
+  // are known only by their legacy bin (a Dynamo's), percentiles are unknown: writers leave
+  // them out rather than give those of the exactly timed part.
+  [[nodiscard]] bool percentiles_cover_every_io() const noexcept { return legacy_bin_total() == count_; }
 
   // Raw bucket access so the protocol can ship a histogram and rebuild it exactly.
   static constexpr std::size_t kBucketCount = 2048 + 1;  // + one overflow bucket
   [[nodiscard]] const std::array<std::uint64_t, kBucketCount>& buckets() const noexcept { return buckets_; }
-  // Rebuilds a histogram from shipped parts; fails (returns false) if they are inconsistent.
+  // Rebuilds a histogram from shipped parts; fails (returns false) if they are inconsistent
+  // (the legacy bins may count more I/Os than the buckets, never fewer).
   [[nodiscard]] static bool restore(std::span<const std::uint64_t> buckets,
                                     std::span<const std::uint64_t> legacy_bins, std::uint64_t sum_ns,
                                     std::uint64_t min_ns, std::uint64_t max_ns, LatencyHistogram& out) noexcept;

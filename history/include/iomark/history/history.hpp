@@ -64,7 +64,7 @@ struct RunRecord {
   std::optional<double> iops;
   std::optional<double> mb_per_s;  // decimal MB/s
   std::optional<double> average_ms;
-  std::optional<double> p99_ms;  // from the merged histogram; nullopt for imports
+  std::optional<double> p99_ms;  // from the merged histogram; nullopt for imports and with Dynamos
   std::optional<double> maximum_ms;
   std::optional<double> cpu_percent;
   std::optional<std::int64_t> errors;

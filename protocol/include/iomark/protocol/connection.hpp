@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -37,6 +38,9 @@ struct PeerInfo {
   std::string build;     // its Hello build string
   std::uint32_t protocol_version{};
   AuthMode auth_mode{AuthMode::pre_shared_key};
+  // Ticks per second of the clock a legacy (Dynamo) peer counts in, results.csv's
+  // "Processor Speed" for it; nullopt for iomark agents, which count in nanoseconds.
+  std::optional<double> timer_resolution_hz;
 
   // "agent 'db1' (127.0.0.1:43210)": how errors name the peer.
   [[nodiscard]] std::string describe() const;
