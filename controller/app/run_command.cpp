@@ -18,6 +18,7 @@
 #include "iomark/common/units.hpp"
 #include "iomark/controller/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
+#include "iomark/controller/embedded_paths.hpp"
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/plan_series.hpp"
 #include "iomark/controller/quick_series.hpp"
@@ -186,20 +187,6 @@ Result<void> connect_managers(controller::ManagerRegistry& registry, controller:
   return arrived;
 }
 
-// The absolute paths a plan names that exist here: what the embedded agent may use.
-std::vector<std::string> existing_plan_paths(const access_specs::TestPlan& plan) {
-  std::vector<std::string> paths;
-  for (const auto& manager : plan.managers.value_or(std::vector<access_specs::Manager>{})) {
-    for (const auto& worker : manager.workers) {
-      for (const auto& target : worker.targets.value_or(std::vector<access_specs::Target>{})) {
-        std::error_code error;
-        if (target.name.starts_with('/') && std::filesystem::exists(target.name, error)) paths.push_back(target.name);
-      }
-    }
-  }
-  return paths;
-}
-
 // The plan with --map-target's renames applied, each reported as a note.
 Result<access_specs::TestPlan> map_plan_targets(const std::vector<std::string>& texts, access_specs::TestPlan plan) {
   std::vector<controller::TargetMapping> mappings;
@@ -289,7 +276,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   }
   ConsoleManagerEvents manager_events;
   controller::ManagerRegistry managers(std::move(registry_options), manager_events);
-  if (auto connected = connect_managers(managers, manager_events, options, plan ? existing_plan_paths(*plan) : options.run.targets);
+  if (auto connected = connect_managers(managers, manager_events, options, plan ? controller::embedded_agent_paths(*plan) : options.run.targets);
       !connected) {
     return connect_failure(connected.error());
   }
