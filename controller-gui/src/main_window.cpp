@@ -134,20 +134,21 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
           [this](std::size_t index, const results::RunResults& run, const results::RunSummary& summary) {
             results_page_->add_run(index, run, summary);
           });
-  connect(session_, &Session::series_finished, this, [this](results::SeriesOutcome outcome, const QString& error) {
-    const auto runs = session_->last_results().runs.size();
-    if (outcome == results::SeriesOutcome::completed) {
-      report(Severity::info, tr("series completed: %1").arg(count_text(runs, "run")));
-      run_status_->setText(tr("Series completed: %1").arg(count_text(runs, "run")));
-    } else {
-      report(error.contains(QStringLiteral("stopped by the user")) ? Severity::warning : Severity::error,
-             tr("series stopped after %1: %2").arg(count_text(runs, "run"), error));
-      run_status_->setText(tr("Series stopped after %1").arg(count_text(runs, "run")));
-    }
-    results_page_->end_series(run_status_->text());
-    refresh_topology();
-    update_actions();
-  });
+  connect(session_, &Session::series_finished, this,
+          [this](results::SeriesOutcome outcome, const QString& error, bool stopped_by_user) {
+            const auto runs = session_->last_results().runs.size();
+            if (outcome == results::SeriesOutcome::completed) {
+              report(Severity::info, tr("series completed: %1").arg(count_text(runs, "run")));
+              run_status_->setText(tr("Series completed: %1").arg(count_text(runs, "run")));
+            } else {
+              report(stopped_by_user ? Severity::warning : Severity::error,
+                     tr("series stopped after %1: %2").arg(count_text(runs, "run"), error));
+              run_status_->setText(tr("Series stopped after %1").arg(count_text(runs, "run")));
+            }
+            results_page_->end_series(run_status_->text());
+            refresh_topology();
+            update_actions();
+          });
   connect(document_, &PlanDocument::topology_changed, this, &MainWindow::refresh_topology);
   connect(document_, &PlanDocument::plan_replaced, this, [this] {
     last_selection_.reset();

@@ -71,8 +71,9 @@ class ConsoleObserver final : public controller::SeriesObserver {
   void live(const controller::LiveFigures& figures) override {
     std::string text;
     if (figures.phase == controller::LivePhase::preparing) {
-      text = fmt::format("  preparing test files: {} of {}", format_size(Bytes(static_cast<std::uint64_t>(figures.elapsed_s))),
-                         format_size(Bytes(static_cast<std::uint64_t>(figures.phase_s))));
+      const auto& preparing = figures.preparing;
+      text = fmt::format("  preparing the test file in {}: {} of {}", preparing.path,
+                         format_size(Bytes(preparing.bytes_done)), format_size(Bytes(preparing.bytes_total)));
     } else {
       text = fmt::format("  run {}/{} {} {} {:.0f}/{:.0f} s: {:.0f} IOPS, {:.1f} MB/s, avg {:.3f} ms, p99 {:.3f} ms, ETA {:.0f} s",
                          figures.run_index + 1, figures.run_count, figures.run->label,
@@ -276,7 +277,8 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   }
   ConsoleManagerEvents manager_events;
   controller::ManagerRegistry managers(std::move(registry_options), manager_events);
-  if (auto connected = connect_managers(managers, manager_events, options, plan ? controller::embedded_agent_paths(*plan) : options.run.targets);
+  const auto embedded_paths = plan ? controller::embedded_agent_paths(*plan) : options.run.targets;
+  if (auto connected = connect_managers(managers, manager_events, options, embedded_paths);
       !connected) {
     return connect_failure(connected.error());
   }

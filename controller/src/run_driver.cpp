@@ -161,8 +161,7 @@ Result<void> RunDriver::prepare(const RunPlan& plan) {
           if (progress == nullptr || Clock::now() - last_live < kLiveEvery) return;
           last_live = Clock::now();
           figures_.phase = LivePhase::preparing;
-          figures_.elapsed_s = static_cast<double>(progress->bytes_done);
-          figures_.phase_s = static_cast<double>(progress->bytes_total);
+          figures_.preparing = {progress->path, progress->bytes_done, progress->bytes_total};
           observer_.live(figures_);
         });
     if (!reply) return fail(reply.error());
@@ -180,6 +179,7 @@ Result<void> RunDriver::wait(const RunPlan& plan, LivePhase phase, std::uint32_t
   auto next_live = start + kLiveEvery;
   figures_.phase = phase;
   figures_.phase_s = seconds;
+  figures_.preparing = {};
   while (Clock::now() < end) {
     if (stop_.stop_requested()) return fail(ErrorCode::io_error, "stopped by the user");
     for (const auto& manager : plan.managers) {

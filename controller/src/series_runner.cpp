@@ -74,7 +74,7 @@ class SeriesDriver {
     if (!run) {
       driver_.abort(plan, run_id);
       if (stop_.stop_requested()) {
-        stopped(run.error());
+        stopped(run.error(), StopCause::stop_requested);
         return false;
       }
       failed.info.end_time = results::wall_clock_now();
@@ -132,9 +132,11 @@ class SeriesDriver {
     return closed;
   }
 
-  void stopped(Error error) {
+  void stopped(Error error, StopCause cause = StopCause::failure) {
     outcome_.outcome = results::SeriesOutcome::aborted;
-    if (!outcome_.error) outcome_.error = std::move(error);
+    if (outcome_.error) return;
+    outcome_.error = std::move(error);
+    outcome_.stop_cause = cause;
   }
 
   const std::vector<ManagerLink*>& links_;
