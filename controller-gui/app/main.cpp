@@ -30,6 +30,7 @@ struct GuiFlags {
   std::string plan;
   std::string listen{"1066"};
   bool no_listen{false};
+  std::string legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins; empty: none
   iomark::run_options::ConnectionFlags connection;
 };
 
@@ -40,6 +41,7 @@ iomark::gui::MainWindowOptions window_options(const GuiFlags& flags) {
   const auto& connection = flags.connection;
   options.insecure = connection.insecure;
   options.listen = flags.no_listen ? QString() : QString::fromStdString(flags.listen);
+  options.legacy_dynamo = QString::fromStdString(flags.legacy_dynamo);
   if (!options.insecure) {
     auto key = iomark::transport::load_key(connection.key_file.empty()
                                                ? std::nullopt
@@ -91,6 +93,11 @@ int main(int argc, char** argv) {
                      ->group(connection_group);
   app.add_flag("--no-listen", flags.no_listen, "Do not listen for agents at start")
       ->excludes(listen)
+      ->group(connection_group);
+  app.add_option("--legacy-dynamo", flags.legacy_dynamo,
+                 "Also accept IOmeter Dynamo 1.1.0 logins on [ADDR:]PORT, a port apart from --listen's "
+                 "(the legacy protocol has no authentication)")
+      ->type_name("[ADDR:]PORT")
       ->group(connection_group);
   iomark::run_options::add_connection_flags(app, flags.connection, iomark::run_options::Peer::agents);
   iomark::app_runtime::LogOptions log_options;

@@ -109,6 +109,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     refresh_topology();
   });
   connect(session_, &Session::listening_changed, this, &MainWindow::update_actions);
+  connect(session_, &Session::dynamo_changed, this, &MainWindow::refresh_topology);  // status bar and menu
   connect(session_, &Session::request_done, this, [this](bool ok) {
     if (!std::exchange(start_when_ready_, false)) return;
     if (ok) start();
@@ -173,6 +174,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
                                    "the local agent needs none"));
     }
   }
+  if (!options.legacy_dynamo.isEmpty()) accept_legacy_dynamo(options.legacy_dynamo);
   refresh_topology();
   update_title();
   update_actions();
@@ -208,6 +210,10 @@ void MainWindow::build_actions() {
   make(connect_, tr("&Connect to Agent..."), QKeySequence(Qt::CTRL | Qt::Key_K),
        tr("Dial an agent started with --listen"), style->standardIcon(QStyle::SP_DriveNetIcon));
   make(listen_, tr("&Listen for Agents..."), {}, tr("Accept agents logging in (iomark-agent -i THIS-HOST)"));
+  make(legacy_dynamo_, tr("Accept Legacy &Dynamo 1.1.0 Logins..."), {},
+       tr("Let IOmeter's Dynamo 1.1.0 log in (dynamo -i THIS-HOST -p PORT) on a port of its own, apart from the "
+          "agents' port; the legacy protocol has no authentication"));
+  legacy_dynamo_->setCheckable(true);
   make(disconnect_, tr("&Disconnect Manager"), {}, tr("Close the connection to the selected manager"),
        style->standardIcon(QStyle::SP_DialogCloseButton));
   make(add_worker_, tr("Add &Worker"), QKeySequence(Qt::CTRL | Qt::Key_Insert),
@@ -264,6 +270,22 @@ void MainWindow::build_actions() {
                                                QLineEdit::Normal, QStringLiteral("1066"), &ok);
     if (ok && !address.trimmed().isEmpty()) session_->listen(address.trimmed());
   });
+  connect(legacy_dynamo_, &QAction::triggered, this, [this](bool checked) {
+    if (!checked) {
+      accept_legacy_dynamo({});
+      return;
+    }
+    bool ok = false;
+    const auto address = QInputDialog::getText(
+        this, tr("Accept Dynamo 1.1.0 logins"),
+        tr("[ADDRESS:]PORT Dynamo logs in to (dynamo -i THIS-HOST -p PORT); not the agents' port"), QLineEdit::Normal,
+        legacy_dynamo_address_, &ok);
+    if (ok && !address.trimmed().isEmpty()) {
+      accept_legacy_dynamo(address.trimmed());
+    } else {
+      update_actions();  // cancelled: untick
+    }
+  });
   connect(disconnect_, &QAction::triggered, this, &MainWindow::disconnect_selected);
   connect(add_worker_, &QAction::triggered, this, &MainWindow::add_worker);
   connect(remove_, &QAction::triggered, this, &MainWindow::remove_selected);
@@ -279,7 +301,7 @@ void MainWindow::build_menus_and_toolbar() {
   auto* run = menuBar()->addMenu(tr("&Run"));
   run->addActions({start_, stop_});
   auto* managers = menuBar()->addMenu(tr("&Managers"));
-  managers->addActions({local_agent_, connect_, listen_, disconnect_});
+  managers->addActions({local_agent_, connect_, listen_, legacy_dynamo_, disconnect_});
   managers->addSeparator();
   managers->addActions({add_worker_, remove_});
   auto* view = menuBar()->addMenu(tr("&View"));
@@ -511,6 +533,7 @@ void MainWindow::refresh_topology() {
   const auto count = session_->managers().size();
   auto text = tr("%1 connected").arg(count_text(count, "manager"));
   if (!session_->listening().isEmpty()) text += tr(", listening on %1").arg(session_->listening());
+  if (!session_->accepting_dynamo().isEmpty()) text += tr(", Dynamo logins on %1").arg(session_->accepting_dynamo());
   managers_status_->setText(text);
   update_actions();
 }
@@ -565,6 +588,24 @@ void MainWindow::update_actions() {
   remove_->setEnabled(!running && row != nullptr && row->plan_index.has_value() && (where->worker || !row->connected));
   save_results_->setEnabled(!session_->last_results().runs.empty());
   listen_->setText(session_->listening().isEmpty() ? tr("&Listen for Agents...") : tr("Stop &Listening"));
+  const auto& dynamo = session_->accepting_dynamo();
+  legacy_dynamo_->setChecked(!dynamo.isEmpty());
+  legacy_dynamo_->setText(dynamo.isEmpty() ? tr("Accept Legacy &Dynamo 1.1.0 Logins...")
+                                           : tr("Accept Legacy &Dynamo 1.1.0 Logins (on %1)").arg(dynamo));
+}
+
+void MainWindow::accept_legacy_dynamo(const QString& address) {
+  if (address.isEmpty()) {
+    session_->stop_accepting_dynamo();
+    return;
+  }
+  legacy_dynamo_address_ = address;
+  if (session_->accept_dynamo(address) && !warned_legacy_dynamo_) {
+    warned_legacy_dynamo_ = true;
+    report(Severity::warning, tr("the legacy IOmeter protocol has no authentication: anyone who reaches %1 can "
+                                 "register a manager and be sent the plan's targets")
+                                  .arg(session_->accepting_dynamo()));
+  }
 }
 
 void MainWindow::report(Severity severity, const QString& text) { log_->add(severity, text); }

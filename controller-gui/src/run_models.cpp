@@ -81,7 +81,10 @@ FigureRow figure_row(const results::Summary& summary, std::string name) {
   row.iops = summary.rates.iops;
   row.mb_per_s = summary.rates.mb_per_s;
   row.average_ms = summary.average_response_ms();
-  row.p99_ms = ms_of(summary.counters.latency.percentile(99));
+  const auto& counters = summary.counters;
+  if (counters.io_count() > 0 && counters.latency.count() == counters.io_count()) {
+    row.p99_ms = ms_of(counters.latency.percentile(99));
+  }
   row.maximum_ms = summary.maximum_response_ms();
   row.errors = summary.counters.error_count();
   if (summary.cpu) row.cpu_percent = summary.cpu->total_percent;
@@ -156,7 +159,7 @@ QVariant FiguresModel::data(const QModelIndex& index, int role) const {
     case iops_column: return fixed(row.iops, 0);
     case mb_column: return fixed(row.mb_per_s, 2);
     case average_column: return fixed(row.average_ms, 3);
-    case p99_column: return fixed(row.p99_ms, 3);
+    case p99_column: return row.p99_ms ? fixed(*row.p99_ms, 3) : QStringLiteral("-");
     case maximum_column: return fixed(row.maximum_ms, 3);
     case errors_column: return static_cast<qulonglong>(row.errors);
     case cpu_column: return row.cpu_percent ? fixed(*row.cpu_percent, 1) : QStringLiteral("-");

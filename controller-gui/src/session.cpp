@@ -149,6 +149,36 @@ void Session::stop_listening() {
   emit listening_changed(listening_);
 }
 
+bool Session::accept_dynamo(const QString& address) {
+  auto parsed = transport::parse_listen_address(address.toStdString(), "0.0.0.0");
+  if (!parsed) {
+    emit message(Severity::error, QStringLiteral("Dynamo logins on %1: %2").arg(address, text_of(parsed.error())));
+    return false;
+  }
+  dynamo_.reset();  // a new address replaces the old one
+  auto acceptor = controller::DynamoAcceptor::start(*parsed, *registry_, *events_);
+  if (!acceptor) {
+    dynamo_endpoint_.clear();
+    emit message(Severity::error,
+                 QStringLiteral("cannot accept Dynamo logins on %1: %2").arg(address, text_of(acceptor.error())));
+    emit dynamo_changed(dynamo_endpoint_);
+    return false;
+  }
+  dynamo_ = std::move(*acceptor);
+  dynamo_endpoint_ = QString::fromStdString(dynamo_->endpoint());
+  emit message(Severity::info, QStringLiteral("accepting Dynamo 1.1.0 logins on %1").arg(dynamo_endpoint_));
+  emit dynamo_changed(dynamo_endpoint_);
+  return true;
+}
+
+void Session::stop_accepting_dynamo() {
+  if (!dynamo_) return;
+  dynamo_.reset();
+  dynamo_endpoint_.clear();
+  emit message(Severity::info, QStringLiteral("stopped accepting Dynamo logins"));
+  emit dynamo_changed(dynamo_endpoint_);
+}
+
 void Session::dial(const QString& address) {
   auto parsed = transport::parse_host_port(address.toStdString(), transport::kDefaultPort);
   if (!parsed) {

@@ -44,18 +44,8 @@ Result<results::WallClockTime> parse_since(const std::string& text) {
   return *parsed;
 }
 
-enum class Missing : std::uint8_t { create, refuse };
-
-// Reading commands refuse a missing file rather than leave an empty database behind a typo.
-Result<history::History> open_history(const HistoryOptions& options, Missing missing = Missing::refuse) {
-  if (options.database.empty()) {
-    return fail(ErrorCode::invalid_argument, "no history database: give --db (neither XDG_DATA_HOME nor HOME is set)");
-  }
-  if (missing == Missing::refuse && !std::filesystem::exists(options.database)) {
-    return fail(ErrorCode::not_found,
-                "no history database at " + options.database + " (iomark run --history records one)");
-  }
-  return history::History::open(options.database);
+Result<history::History> open_history(const HistoryOptions& options, HistoryFile missing = HistoryFile::must_exist) {
+  return open_history_database(options.database, missing);
 }
 
 int list(const HistoryOptions& options) {
@@ -156,7 +146,7 @@ int compare(const HistoryOptions& options) {
 }
 
 int import_files(const HistoryOptions& options) {
-  auto db = open_history(options, Missing::create);
+  auto db = open_history(options, HistoryFile::create);
   if (!db) return report(db.error());
   for (const auto& file : options.csv_files) {
     auto text = read_text_file(file);
@@ -169,6 +159,17 @@ int import_files(const HistoryOptions& options) {
 }
 
 }  // namespace
+
+Result<history::History> open_history_database(const std::string& database, HistoryFile missing) {
+  if (database.empty()) {
+    return fail(ErrorCode::invalid_argument, "no history database: give --db (neither XDG_DATA_HOME nor HOME is set)");
+  }
+  // Reading commands refuse a missing file rather than leave an empty database behind a typo.
+  if (missing == HistoryFile::must_exist && !std::filesystem::exists(database)) {
+    return fail(ErrorCode::not_found, "no history database at " + database + " (iomark run --history records one)");
+  }
+  return history::History::open(database);
+}
 
 void add_history_commands(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<HistoryOptions>();

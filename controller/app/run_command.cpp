@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <spdlog/spdlog.h>
@@ -86,7 +87,16 @@ class ConsoleObserver final : public controller::SeriesObserver {
     line(text, false);
   }
 
-  void run_finished(std::size_t, const results::RunResults&, const results::RunSummary& summary) override {
+  void run_finished(std::size_t, const results::RunResults& run, const results::RunSummary& summary) override {
+    // Each worker's engine and why, when it is new: a series repeats the choice run after run.
+    for (const auto& manager : run.managers) {
+      for (const auto& worker : manager.workers) {
+        auto& shown = engines_shown_[manager.name + "/" + worker.name];
+        if (worker.engine.empty() || shown == worker.engine) continue;
+        shown = worker.engine;
+        line("  engine " + manager.name + "/" + worker.name + ": " + worker.engine_reason, true);
+      }
+    }
     const auto& all = summary.all;
     line(fmt::format("  done: {:.0f} IOPS, {:.2f} MB/s, avg {:.3f} ms, max {:.3f} ms, {} errors", all.rates.iops,
                      all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
@@ -107,6 +117,7 @@ class ConsoleObserver final : public controller::SeriesObserver {
 
   bool terminal_;
   std::size_t live_lines_{};
+  std::map<std::string, std::string> engines_shown_;  // "manager/worker" -> engine last printed
 };
 
 void print_summary(const controller::SeriesOutcome& outcome, std::ostream& out) {

@@ -259,6 +259,8 @@ Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manag
     worker.queue_depth = first.outstanding_ios;
     worker.test_connection_rate = first.test_connection_rate;
     worker.transactions_per_connection = first.transactions_per_connection;
+    worker.engine = counters.engine;
+    worker.engine_reason = counters.engine_reason;
     for (const auto& target : counters.targets) {
       if (target.target_index >= assigned.targets.size()) {
         return fail(not_assigned("target " + std::to_string(target.target_index) + " of worker " +

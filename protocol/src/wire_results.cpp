@@ -118,6 +118,8 @@ void to_wire(const WorkerCounters& worker, pb::WorkerCounters& wire) {
     out.set_target_index(target.target_index);
     to_wire(target.counters, *out.mutable_counters());
   }
+  wire.set_engine(worker.engine);
+  wire.set_engine_reason(worker.engine_reason);
 }
 
 WorkerCounters from_wire(const pb::WorkerCounters& wire, Checker& check, const FieldPath& path) {
@@ -127,6 +129,8 @@ WorkerCounters from_wire(const pb::WorkerCounters& wire, Checker& check, const F
   if (check.duration(wire.window_ns(), path / "window_ns")) {
     worker.window = Nanoseconds(static_cast<std::int64_t>(wire.window_ns()));
   }
+  if (check.text(wire.engine(), kMaxEngineNameBytes, path / "engine")) worker.engine = wire.engine();
+  if (check.text(wire.engine_reason(), kMaxTextBytes, path / "engine_reason")) worker.engine_reason = wire.engine_reason();
   if (!check.count(wire.targets_size(), 0, kMaxTargetsPerWorker, path / "targets")) return worker;
   worker.targets.resize(static_cast<std::size_t>(wire.targets_size()));
   for (int i = 0; i < wire.targets_size() && check.ok(); ++i) {

@@ -426,6 +426,11 @@ WorkerResult read_worker(Decoder& d, const Json& json, const std::string& path) 
   worker.starting_sector = d.u64(json, "starting_sector", path);
   worker.maximum_size_sectors = d.u64(json, "maximum_size_sectors", path);
   worker.queue_depth = d.u32(json, "queue_depth", path);
+  // Absent in files written before iomark recorded the engine.
+  if (const Json* engine = d.nullable(json, "engine")) {
+    worker.engine = d.string(*engine, "name", path + ".engine");
+    worker.engine_reason = d.string(*engine, "reason", path + ".engine");
+  }
   worker.test_connection_rate = d.boolean(json, "test_connection_rate", path);
   worker.transactions_per_connection = d.u32(json, "transactions_per_connection", path);
   if (const auto* targets = d.array(json, "targets", path)) {

@@ -241,17 +241,19 @@ Json worker_json(const WorkerResult& worker, const WorkerSummary& summary) {
   for (std::size_t t = 0; t < worker.targets.size(); ++t) {
     targets.push_back(target_json(worker.targets[t], summary.targets[t]));
   }
-  return Json{{"name", worker.name},
-              {"kind", name_of(detail::kWorkerKindNames, worker.kind)},
-              {"spec_name", worker.spec_name},
-              {"recording_window_ns", worker.recording_window.count()},
-              {"starting_sector", worker.starting_sector},
-              {"maximum_size_sectors", worker.maximum_size_sectors},
-              {"queue_depth", worker.queue_depth},
-              {"test_connection_rate", worker.test_connection_rate},
-              {"transactions_per_connection", worker.transactions_per_connection},
-              {"summary", summary_json(summary.total)},
-              {"targets", std::move(targets)}};
+  Json json{{"name", worker.name},
+            {"kind", name_of(detail::kWorkerKindNames, worker.kind)},
+            {"spec_name", worker.spec_name},
+            {"recording_window_ns", worker.recording_window.count()},
+            {"starting_sector", worker.starting_sector},
+            {"maximum_size_sectors", worker.maximum_size_sectors},
+            {"queue_depth", worker.queue_depth}};
+  if (!worker.engine.empty()) json["engine"] = Json{{"name", worker.engine}, {"reason", worker.engine_reason}};
+  json["test_connection_rate"] = worker.test_connection_rate;
+  json["transactions_per_connection"] = worker.transactions_per_connection;
+  json["summary"] = summary_json(summary.total);
+  json["targets"] = std::move(targets);
+  return json;
 }
 
 Json manager_json(const ManagerResult& manager, const ManagerSummary& summary) {

@@ -64,7 +64,7 @@ FinalResults final_results(std::uint64_t run_id) {
   FinalResults results;
   results.run_id = run_id;
   for (std::uint32_t w = 0; w < 2; ++w) {
-    WorkerCounters worker{w, Nanoseconds(1'000'000'000), {}};
+    WorkerCounters worker{w, Nanoseconds(1'000'000'000), {}, "sync", "as asked"};
     for (std::uint32_t t = 0; t < 2; ++t) worker.targets.push_back({t, test::sample_counters(40, w * 2 + t)});
     results.workers.push_back(std::move(worker));
   }
@@ -80,7 +80,7 @@ Sample sample(std::uint64_t run_id, std::uint64_t sequence, SamplePhase phase) {
   sample.run_time = Nanoseconds(sequence * 1'000'000'000);
   sample.interval = Nanoseconds(1'000'000'000);
   sample.phase = phase;
-  sample.workers = {{0, Nanoseconds(1'000'000'000), {{0, test::sample_counters(10, sequence)}}}};
+  sample.workers = {{0, Nanoseconds(1'000'000'000), {{0, test::sample_counters(10, sequence)}}, {}, {}}};
   sample.cpus = {{0, 42.5, 30.25, 12.25, 1.5, 3.75, 12345.5}};
   return sample;
 }

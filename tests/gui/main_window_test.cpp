@@ -21,6 +21,7 @@
 #include "iomark/results/results_json.hpp"
 #include "iomark/gui/charts/live_chart.hpp"
 #include "iomark/gui/charts/qd_chart.hpp"
+#include "run_to_completion.hpp"
 #include "test_paths.hpp"
 
 namespace iomark::gui {
@@ -73,9 +74,6 @@ TEST(MainWindow, RunsALegacyPlanOnTheEmbeddedAgentAndSavesTheResults) {
   window.test_setup_page().set_history_database(history_path);
   window.test_setup_page().set_metrics_listen(QStringLiteral("127.0.0.1:0"));
 
-  bool finished = false;
-  results::SeriesOutcome outcome{};
-  QString error;
   std::size_t live_rows = 0;
   QObject::connect(&window.session(), &Session::live, &window, [&](const LiveUpdate& update) {
     live_rows = std::max(live_rows, update.rows.size());
@@ -83,16 +81,7 @@ TEST(MainWindow, RunsALegacyPlanOnTheEmbeddedAgentAndSavesTheResults) {
   QStringList messages;
   QObject::connect(&window.session(), &Session::message, &window,
                    [&](Severity, const QString& text) { messages.append(text); });
-  QObject::connect(&window.session(), &Session::series_finished, &window,
-                   [&](results::SeriesOutcome how, const QString& why) {
-                     finished = true;
-                     outcome = how;
-                     error = why;
-                   });
-  window.start();
-  ASSERT_TRUE(window.session().series_running());
-  ASSERT_TRUE(QTest::qWaitFor([&] { return finished; }, kWaitMs));
-  ASSERT_EQ(outcome, results::SeriesOutcome::completed) << error.toStdString();
+  ASSERT_TRUE(run_to_completion(window, kWaitMs));
 
   // Live figures came per level: all managers, the manager, its worker, its target.
   EXPECT_GE(live_rows, 4U);

@@ -248,6 +248,29 @@ TEST(FiguresModel, ShowsEveryLevelOfARun) {
   EXPECT_EQ(model.rowCount(), 0);
 }
 
+// A Dynamo reports counts, sums, maxima and bins but no histogram: its rows, and an ALL that
+// mixes it with an agent, show no p99 rather than one made of the agent's I/Os alone.
+TEST(FiguresModel, ShowsNoPercentileWhereAManagerGaveNoHistogram) {
+  auto run = two_target_run();
+  auto dynamo = run.managers.front();
+  dynamo.name = "dyn1";
+  for (auto& target : dynamo.workers.front().targets) {
+    target.counters.latency = {};  // counted, but not one latency in the histogram
+  }
+  run.managers.push_back(dynamo);
+  const auto rows = figure_rows(run, results::summarize_run(run));
+  FiguresModel model;
+  model.set_rows(rows);
+  ASSERT_EQ(model.rowCount(), 9);  // ALL, then host and dyn1 with a worker and two targets each
+  EXPECT_EQ(model.index(0, FiguresModel::p99_column).data().toString(), "-");  // ALL: part unknown
+  EXPECT_EQ(model.index(1, FiguresModel::p99_column).data().toString(), "1.000");  // host
+  EXPECT_EQ(model.index(3, FiguresModel::p99_column).data().toString(), "1.000");  // host's target
+  for (int row = 5; row < 9; ++row) {
+    EXPECT_EQ(model.index(row, FiguresModel::p99_column).data().toString(), "-") << "row " << row;
+    EXPECT_EQ(model.index(row, FiguresModel::average_column).data().toString(), "1.000") << "row " << row;
+  }
+}
+
 TEST(LogModel, KeepsTheLatestEntries) {
   LogModel model(10);
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);

@@ -45,35 +45,9 @@ start_dynamo() {
 }
 
 # write_plan FILE RUN_SECONDS: Dynamo manager "dyn1" on the temp directory, agentA on its
-# data directory; 8 KiB 67% read random; queue depth 1,2,4.
-write_plan() {
-  {
-    printf 'Version 1.1.0 \n'
-    printf "'TEST SETUP ====================================================================\n"
-    printf "'Test Description\n\tdynamo and agent\n'Run Time\n'\thours      minutes    seconds\n\t0          0          %s\n" "$2"
-    printf "'Ramp Up Time (s)\n\t1\n'Default Disk Workers to Spawn\n\t1\n'Default Network Workers to Spawn\n\t0\n"
-    printf "'Record Results\n\tALL\n'Worker Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n"
-    printf "'Disk Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n"
-    printf "'Queue Depth Cycling\n'\tstart      end        step       step type\n\t1          4          2          EXPONENTIAL\n"
-    printf "'Test Type\n\tCYCLE_OUTSTANDING_IOS\n'END test setup\n"
-    printf "'ACCESS SPECIFICATIONS =========================================================\n"
-    printf "'Access specification name,default assignment\n\t8K 67 read random,NONE\n"
-    printf "'size,%% of size,%% reads,%% random,delay,burst,align,reply\n\t8192,100,67,100,0,1,0,0\n"
-    printf "'END access specifications\n"
-    printf "'MANAGER LIST ==================================================================\n"
-    local m target
-    for m in dyn1 agentA; do
-      if [[ $m == dyn1 ]]; then target="$dyn_dir [$fstype]"; else target=$work/data; fi
-      printf "'Manager ID, manager name\n\t1,%s\n'Manager network address\n\t\n" "$m"
-      printf "'Worker\n\tWorker 1\n'Worker type\n\tDISK\n'Default target settings for worker\n"
-      printf "'Number of outstanding IOs,test connection rate,transactions per connection,use fixed seed,fixed seed value\n\t1,DISABLED,1,DISABLED,0\n"
-      printf "'Disk maximum size,starting sector,Data pattern\n\t4096,0,0\n'End default target settings for worker\n"
-      printf "'Assigned access specs\n\t8K 67 read random\n'End assigned access specs\n"
-      printf "'Target assignments\n'Target\n\t%s\n'Target type\n\tDISK\n'End target\n'End target assignments\n'End worker\n'End manager\n" "$target"
-    done
-    printf "'END manager list\nVersion 1.1.0 \n"
-  } >"$1"
-}
+# data directory (tests/integration/dynamo_plan.sh).
+source "$(dirname "$0")/dynamo_plan.sh"
+write_plan() { write_dynamo_plan "$1" "$2" "$dyn_dir [$fstype]" "$work/data" 4096; }
 
 # ---- 1. A whole series: Dynamo and an iomark agent side by side -------------------------
 write_plan "$work/plan.icf" 3

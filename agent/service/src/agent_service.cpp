@@ -94,8 +94,12 @@ std::vector<protocol::CpuUsage> cpu_usage_of(const std::vector<results::CpuUtili
 // One connection's state: the assignment and the run it drives.
 class Session {
  public:
-  Session(const AgentServiceOptions& options, protocol::Connection& connection)
-      : options_(options), connection_(connection), observer_(options.observer ? *options.observer : silent_) {}
+  Session(const AgentServiceOptions& options, engine::EngineChoiceCache& engine_choices,
+          protocol::Connection& connection)
+      : options_(options),
+        engine_choices_(engine_choices),
+        connection_(connection),
+        observer_(options.observer ? *options.observer : silent_) {}
 
   ~Session() { abandon_run(); }
 
@@ -190,7 +194,7 @@ class Session {
     switch (command.phase) {
       case protocol::Phase::start: {
         abandon_run();
-        auto session = RunSession::prepare(*run_assignment_, options_.policy);
+        auto session = RunSession::prepare(*run_assignment_, options_.policy, {}, {}, &engine_choices_);
         if (!session) return refuse(request, session.error());
         run_ = std::move(*session);
         return ack(request);
@@ -258,6 +262,10 @@ class Session {
       protocol::WorkerCounters counters;
       counters.worker_index = static_cast<std::uint32_t>(w);
       counters.window = interval.value_or(now.workers[w].recording_window);
+      if (!earlier) {
+        counters.engine = sendable_text(now.workers[w].engine, protocol::kMaxEngineNameBytes);
+        counters.engine_reason = sendable_text(now.workers[w].engine_reason, protocol::kMaxTextBytes);
+      }
       for (std::size_t t = 0; t < now.workers[w].targets.size(); ++t) {
         const auto& current = now.workers[w].targets[t].counters;
         counters.targets.push_back(
@@ -296,6 +304,7 @@ class Session {
   }
 
   const AgentServiceOptions& options_;
+  engine::EngineChoiceCache& engine_choices_;
   protocol::Connection& connection_;
   ServiceObserver silent_;
   ServiceObserver& observer_;
@@ -315,14 +324,16 @@ class Session {
 }  // namespace
 
 AgentService::AgentService(AgentServiceOptions options)
-    : options_(std::move(options)), engines_(engine::probe_engines()) {}
+    : options_(std::move(options)),
+      engines_(engine::probe_engines()),
+      engine_choices_(std::make_unique<engine::EngineChoiceCache>()) {}
 
 Error AgentService::serve(protocol::Connection& connection, std::stop_token stop) {
   if (auto sent = connection.send(Envelope{0, 0, collect_inventory(options_.policy, engines_)});
       !sent) {
     return sent.error();
   }
-  Session session(options_, connection);
+  Session session(options_, *engine_choices_, connection);
   while (!stop.stop_requested()) {
     auto wait = std::chrono::duration_cast<Nanoseconds>(kIdlePoll);
     if (session.sampling()) {

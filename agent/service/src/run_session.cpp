@@ -6,7 +6,7 @@
 #include <map>
 
 #include "iomark/common/seed.hpp"
-#include "iomark/engine/calibration.hpp"
+#include "iomark/engine/engine_choice_cache.hpp"
 #include "iomark/engine/engines.hpp"
 #include "iomark/workload/data_pattern.hpp"
 
@@ -20,24 +20,42 @@ Error in_worker(const WorkerAssignment& worker, const Error& error) {
   return Error(error.code(), "worker \"" + worker.name + "\": " + error.describe());
 }
 
-Result<std::unique_ptr<engine::IoEngine>> engine_for(const RunAssignment& assignment, const targets::OpenTarget& first,
-                                                     std::uint32_t queue_depth,
+// The read size `auto` calibrates with: the spec's most frequent transfer size, so an
+// 8 KiB workload is judged on 8 KiB reads; at most 1 MiB, so a calibration stays short.
+std::uint32_t calibration_block_bytes(const access_specs::AccessSpec& spec) {
+  constexpr std::uint32_t kMaxCalibrationBlockBytes = 1U << 20;
+  const access_specs::AccessSpecLine* most = nullptr;
+  for (const auto& line : spec.lines) {
+    if (most == nullptr || line.percent_of_size > most->percent_of_size) most = &line;
+  }
+  return most == nullptr ? 4096U : std::min(most->size_bytes, kMaxCalibrationBlockBytes);
+}
+
+Result<std::unique_ptr<engine::IoEngine>> engine_for(const RunAssignment& assignment, const WorkerAssignment& worker,
+                                                     const targets::OpenTarget& first, std::uint32_t queue_depth,
                                                      const std::vector<engine::EngineProbe>& probes,
-                                                     std::string& note) {
+                                                     engine::EngineChoiceCache& choices, EngineNote& note) {
   const engine::EngineOptions options{.queue_depth = queue_depth};
   if (assignment.engine) {
-    note = engine::to_string(*assignment.engine) +
-           (assignment.engine->faults ? " (as asked: a test tool that fails I/Os on purpose)" : " (as asked)");
+    note.engine = engine::to_string(*assignment.engine);
+    note.reason = note.engine + (assignment.engine->faults ? " (as asked: a test tool that fails I/Os on purpose)" : " (as asked)");
     return engine::make_prepared_engine(*assignment.engine, options);
   }
   const auto& info = first.info();
-  const auto choice = engine::calibrate_target(first.fd(), info.size_bytes, info.sector_size_bytes, probes);
-  note = std::string(engine::to_string(choice.engine)) + ": " + choice.reason;
+  const engine::TrialTarget target{first.fd(), info.size_bytes, info.sector_size_bytes};
+  engine::TrialOptions trial;
+  trial.queue_depth = queue_depth;
+  trial.block_bytes = calibration_block_bytes(worker.spec);
+  const auto choice = choices.choose(target, trial, probes);
+  note.engine = std::string(engine::to_string(choice.engine));
+  note.reason = choice.reason;
   auto chosen = engine::make_prepared_engine(choice.engine, options);
   if (chosen) return chosen;
   auto best = engine::make_best_engine(options);
   if (!best) return fail(best.error());
-  note = std::string(best->engine->name()) + " (" + chosen.error().message() + ")";
+  note.engine = std::string(best->engine->name());
+  note.reason = "the first engine that runs here: " + std::string(engine::to_string(choice.engine)) +
+                " was chosen but failed (" + chosen.error().message() + ")";
   return std::move(best->engine);
 }
 
@@ -46,14 +64,17 @@ Result<std::unique_ptr<engine::IoEngine>> engine_for(const RunAssignment& assign
 Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& assignment,
                                                         const targets::SafetyPolicy& policy,
                                                         const PrepareNotice& notice,
-                                                        const targets::PrepareProgress& progress) {
+                                                        const targets::PrepareProgress& progress,
+                                                        engine::EngineChoiceCache* engine_choices) {
   if (assignment.workers.empty()) return fail(ErrorCode::invalid_argument, "nothing to run: no worker assigned");
   std::unique_ptr<RunSession> session(new RunSession());
   const auto probes = assignment.engine ? std::vector<engine::EngineProbe>{} : engine::probe_engines();
+  engine::EngineChoiceCache this_run_only;
+  engine::EngineChoiceCache& choices = engine_choices != nullptr ? *engine_choices : this_run_only;
   std::map<std::string, std::string> prepared_test_files;  // directory -> iobw.tst
   std::size_t seed_index = 0;
   for (const auto& worker : assignment.workers) {
-    WorkerSlot slot{worker, {}, nullptr};
+    WorkerSlot slot{worker, {}, nullptr, {}};
     WorkerOptions options{worker.name, worker.cpu, worker.spec, worker.data_pattern, {}};
     std::uint32_t queue_depth = 0;
     for (const auto& target : worker.targets) {
@@ -98,16 +119,22 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
       queue_depth += target.queue_depth;
       slot.open_targets.push_back(std::move(*opened));
     }
-    std::string note;
-    auto engine = engine_for(assignment, slot.open_targets.front(), queue_depth, probes, note);
+    EngineNote note;
+    auto engine = engine_for(assignment, worker, slot.open_targets.front(), queue_depth, probes, choices, note);
     if (!engine) return fail(in_worker(worker, engine.error()));
-    session->engine_notes_.push_back(worker.name + ": " + note);
+    slot.engine = std::move(note);
     auto created = Worker::create(std::move(options), std::move(*engine));
     if (!created) return fail(in_worker(worker, created.error()));
     slot.worker = std::move(*created);
     session->workers_.push_back(std::move(slot));
   }
   return session;
+}
+
+std::vector<std::string> RunSession::engine_notes() const {
+  std::vector<std::string> notes;
+  for (const auto& slot : workers_) notes.push_back(slot.assignment.name + ": " + slot.engine.reason);
+  return notes;
 }
 
 Result<void> RunSession::start() {
@@ -183,6 +210,8 @@ results::ManagerResult RunSession::manager_result(const std::string& manager_nam
     worker.starting_sector = assignment.targets.front().starting_sector;
     worker.maximum_size_sectors = assignment.targets.front().maximum_size_sectors;
     worker.queue_depth = assignment.targets.front().queue_depth;
+    worker.engine = workers_[w].engine.engine;
+    worker.engine_reason = workers_[w].engine.reason;
     for (std::size_t t = 0; t < assignment.targets.size(); ++t) {
       // The file actually driven (a directory's iobw.tst), so results say what was measured.
       worker.targets.push_back(

@@ -78,10 +78,12 @@ void LiveChart::add_sample(const LiveSample& sample) {
   iops_->append(sample.time_s, sample.iops);
   mb_per_s_->append(sample.time_s, sample.mb_per_s);
   average_ms_->append(sample.time_s, sample.average_ms);
-  p99_ms_->append(sample.time_s, sample.p99_ms);
+  if (sample.p99_ms) p99_ms_->append(sample.time_s, *sample.p99_ms);
   if (samples_.size() > capacity_) {
     samples_.pop_front();
-    for (auto* series : {iops_, mb_per_s_, average_ms_, p99_ms_}) series->remove(0);
+    for (auto* series : {iops_, mb_per_s_, average_ms_}) series->remove(0);
+    // p99 has points only for the samples that knew it.
+    while (p99_ms_->count() > 0 && p99_ms_->at(0).x() < samples_.front().time_s) p99_ms_->remove(0);
   }
   rescale();
 }
@@ -105,7 +107,7 @@ void LiveChart::rescale() {
   for (const LiveSample& s : samples_) {
     iops = std::max(iops, s.iops);
     mb_per_s = std::max(mb_per_s, s.mb_per_s);
-    ms = std::max({ms, s.average_ms, s.p99_ms});
+    ms = std::max({ms, s.average_ms, s.p99_ms.value_or(0.0)});
   }
   throughput_time_->setRange(first, last);
   latency_time_->setRange(first, last);

@@ -71,6 +71,27 @@ TEST_F(RunSessionTest, PreparesTheTestFileAndReportsEveryWorker) {
   EXPECT_EQ((*session)->engine_notes().size(), 2U);
 }
 
+TEST_F(RunSessionTest, AutoMeasuresOncePerTargetAndDepthAndRecordsTheChoice) {
+  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()},
+                                                    targets::Destructive::refuse);
+  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
+  RunAssignment run = assignment(engine::EngineKind::sync, 1);
+  run.engine.reset();
+  engine::EngineChoiceCache choices;
+  for (const char* expected : {"at depth 4: ", "(measured at an earlier run)"}) {
+    auto session = RunSession::prepare(run, *policy, {}, {}, &choices);
+    ASSERT_TRUE(session.has_value()) << session.error().describe();
+    const auto manager = (*session)->results("hostA");
+    const auto& worker = manager.workers.at(0);
+    EXPECT_NE(worker.engine, "");
+    EXPECT_NE(worker.engine, "null");
+    EXPECT_EQ(worker.engine_reason.rfind(worker.engine + " at depth 4: ", 0), 0U) << worker.engine_reason;
+    EXPECT_NE(worker.engine_reason.find(expected), std::string::npos) << worker.engine_reason;
+    EXPECT_EQ((*session)->engine_notes().at(0), "Worker 1: " + worker.engine_reason);
+  }
+  EXPECT_EQ(choices.decisions().size(), 1U);
+}
+
 TEST_F(RunSessionTest, IoErrorsAreCountedAndTheRunGoesOnAsInIometer) {
   const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()},
                                                     targets::Destructive::refuse);
@@ -91,6 +112,7 @@ TEST_F(RunSessionTest, IoErrorsAreCountedAndTheRunGoesOnAsInIometer) {
   EXPECT_GT(counters.error_count(), 0U);
   EXPECT_GT(counters.io_count(), 2 * counters.error_count());
   EXPECT_NE((*session)->engine_notes().at(0).find("fault-eio-every-4"), std::string::npos);
+  EXPECT_EQ(manager.workers.at(0).engine, "fault-eio-every-4");
 }
 
 TEST_F(RunSessionTest, RefusesAFileOutsideTheAllowList) {

@@ -74,7 +74,7 @@ TEST(Codec, HistogramRoundTripKeepsPercentilesAndBins) {
   latencies.push_back(12'000'000'000);  // one I/O of 12 s: the legacy ">= 10 s" bin
   counters.record_write(512, latencies.back());
 
-  const FinalResults results{7, {{0, Nanoseconds(1'000'000'000), {{0, counters}}}}, {}, {}};
+  const FinalResults results{7, {{0, Nanoseconds(1'000'000'000), {{0, counters}}, {}, {}}}, {}, {}};
   const auto decoded = decode(encode(Envelope{0, 0, results}));
   ASSERT_TRUE(decoded.has_value()) << decoded.error().describe();
   const auto& histogram = std::get<FinalResults>(decoded->message).workers.at(0).targets.at(0).counters.latency;
@@ -98,7 +98,7 @@ TEST(Codec, HistogramRoundTripKeepsPercentilesAndBins) {
 }
 
 TEST(Codec, EmptyHistogramRoundTrips) {
-  const FinalResults results{1, {{0, Nanoseconds(5), {{0, IoCounters{}}}}}, {}, {}};
+  const FinalResults results{1, {{0, Nanoseconds(5), {{0, IoCounters{}}}, {}, {}}}, {}, {}};
   const auto decoded = decode(encode(Envelope{0, 0, results}));
   ASSERT_TRUE(decoded.has_value()) << decoded.error().describe();
   const auto& counters = std::get<FinalResults>(decoded->message).workers.at(0).targets.at(0).counters;
@@ -110,7 +110,7 @@ TEST(Codec, HistogramsTravelSparse) {
   // A million I/Os of two latencies: two buckets on the wire, not 2049.
   IoCounters counters;
   for (int i = 0; i < 1'000'000; ++i) counters.record_read(4096, i % 2 == 0 ? 20'000 : 25'000);
-  const FinalResults results{1, {{0, Nanoseconds(1), {{0, counters}}}}, {}, {}};
+  const FinalResults results{1, {{0, Nanoseconds(1), {{0, counters}}, {}, {}}}, {}, {}};
   EXPECT_LT(encode(Envelope{0, 0, results}).size(), 300U);
 }
 

@@ -95,8 +95,8 @@ Sample sample_sample() {
   sample.interval = Nanoseconds(1'000'000'456);
   sample.phase = SamplePhase::recording;
   sample.workers = {
-      {0, Nanoseconds(999'999'000), {{0, sample_counters(500, 1)}, {3, sample_counters(20, 2)}}},
-      {2, Nanoseconds(1'000'000'000), {{1, sample_counters(0, 0)}}},
+      {0, Nanoseconds(999'999'000), {{0, sample_counters(500, 1)}, {3, sample_counters(20, 2)}}, {}, {}},
+      {2, Nanoseconds(1'000'000'000), {{1, sample_counters(0, 0)}}, {}, {}},
   };
   sample.cpus = {{0, 42.5, 30.25, 12.25, 1.5, 3.75, 12345.5}, {5, 100.0, 99.0, 1.0, 0.0, 0.0, 0.0}};
   sample.network = {1500.5, 0.25, 3.0};
@@ -106,7 +106,9 @@ Sample sample_sample() {
 FinalResults sample_final_results() {
   FinalResults results;
   results.run_id = 42;
-  results.workers = {{1, Nanoseconds(60'000'000'789), {{0, sample_counters(2000, 3)}}}};
+  results.workers = {{1, Nanoseconds(60'000'000'789), {{0, sample_counters(2000, 3)}}, {}, {}}};
+  results.workers[0].engine = "sync";
+  results.workers[0].engine_reason = "sync at depth 1: 310 K IOPS, 3.00 \xC2\xB5s CPU/IO";
   results.cpus = {{0, 12.5, 10.0, 2.5, 0.5, 0.25, 100.0}};
   results.network = {10.0, 0.0, 0.5};
   return results;

@@ -282,6 +282,21 @@ TEST(ResultsJson, ErrorsNameTheJsonPath) {
   EXPECT_EQ(read_error(bad_histogram).field(), "runs[0].managers[0].workers[0].targets[0].counters.latency");
 }
 
+TEST(ResultsJson, WorkersCarryTheirEngineWhenKnownAndItIsOptionalOnInput) {
+  const SeriesResults series = full_series();
+  Json document = Json::parse(write_results_json(series));
+  const Json& workers = document.at("runs").at(0).at("managers").at(0).at("workers");
+  EXPECT_EQ(workers.at(0).at("engine").at("name"), "linux-aio");
+  EXPECT_EQ(workers.at(0).at("engine").at("reason"), "linux-aio at depth 8: 168 K IOPS, 2.70 \xC2\xB5s CPU/IO");
+  EXPECT_FALSE(workers.at(1).contains("engine")) << "unknown engine: no key";
+
+  // Files written before the engine was recorded have no such key.
+  document["runs"][0]["managers"][0]["workers"][0].erase("engine");
+  const auto read = read_results_json(document.dump());
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_TRUE(read->runs.at(0).managers.at(0).workers.at(0).engine.empty());
+}
+
 TEST(ResultsJson, FailedRunsCarryTheirPlaceAndErrorAndAreOptionalOnInput) {
   const SeriesResults series = full_series();
   Json document = Json::parse(write_results_json(series));

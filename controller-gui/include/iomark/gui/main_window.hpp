@@ -42,6 +42,9 @@ struct MainWindowOptions {
   std::shared_ptr<const transport::TlsCredentials> tls;
   // Where agents log in ("[ADDR:]PORT"); empty: not listening until asked.
   QString listen;
+  // Where Dynamo 1.1.0 logs in ("[ADDR:]PORT", a port apart from `listen`); empty: not
+  // accepted until the Managers menu's checkbox asks.
+  QString legacy_dynamo;
   // Problems found before the window existed (a key file that cannot be used), logged first.
   QStringList notices;
 };
@@ -61,6 +64,10 @@ class MainWindow : public QMainWindow {
   void stop();
   void start_local_agent();
   void connect_agent(const QString& address);
+  // Accepts Dynamo 1.1.0 logins on `address` ("[ADDR:]PORT"), as the Managers menu's
+  // checkbox does, warning once that the legacy protocol has no authentication; an empty
+  // address stops accepting them.
+  void accept_legacy_dynamo(const QString& address);
   void add_worker();
   void remove_selected();
   void disconnect_selected();
@@ -116,6 +123,8 @@ class MainWindow : public QMainWindow {
   QLabel* managers_status_{};
   std::optional<TopologyModel::Position> last_selection_;
   bool start_when_ready_{false};
+  bool warned_legacy_dynamo_{false};
+  QString legacy_dynamo_address_{QStringLiteral("1067")};  // offered when the checkbox is ticked
 
   QAction* new_{};
   QAction* open_{};
@@ -128,6 +137,7 @@ class MainWindow : public QMainWindow {
   QAction* local_agent_{};
   QAction* connect_{};
   QAction* listen_{};
+  QAction* legacy_dynamo_{};
   QAction* disconnect_{};
   QAction* add_worker_{};
   QAction* remove_{};

@@ -57,7 +57,9 @@ struct FigureRow {
   double iops{};
   double mb_per_s{};
   double average_ms{};
-  double p99_ms{};
+  // Only where the histogram holds every I/O: a Dynamo gives no histogram, so its rows, and
+  // an ALL mixing it with agents, have no percentile rather than one of a part.
+  std::optional<double> p99_ms;
   double maximum_ms{};
   std::uint64_t errors{};
   std::optional<double> cpu_percent;  // ALL and managers

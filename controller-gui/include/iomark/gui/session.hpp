@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "iomark/common/result.hpp"
+#include "iomark/controller/dynamo_acceptor.hpp"
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/series_runner.hpp"
 #include "iomark/gui/managers.hpp"
@@ -64,6 +65,8 @@ class Session : public QObject {
   [[nodiscard]] bool series_running() const noexcept { return running_; }
   // "0.0.0.0:1066" while listening, else empty.
   [[nodiscard]] const QString& listening() const noexcept { return listening_; }
+  // "0.0.0.0:1067" while Dynamo 1.1.0 logins are accepted, else empty.
+  [[nodiscard]] const QString& accepting_dynamo() const noexcept { return dynamo_endpoint_; }
   // The series last run (or running): what "Save results as" writes.
   [[nodiscard]] const results::SeriesResults& last_results() const noexcept { return last_results_; }
 
@@ -71,6 +74,12 @@ class Session : public QObject {
   // refused logins are reported through message().
   void listen(const QString& address);
   void stop_listening();
+  // Accepts Dynamo 1.1.0 logins on `address` ("[ADDR:]PORT"; port 0 picks one), a port of
+  // their own: each Dynamo becomes a manager like any other. False, with a message, when the
+  // address is bad or taken. The legacy protocol has no authentication (the caller warns).
+  bool accept_dynamo(const QString& address);
+  // Stops accepting Dynamo logins; the Dynamos already registered stay.
+  void stop_accepting_dynamo();
   // Dials an agent started with --listen ("HOST[:PORT]") on a thread of its own.
   void dial(const QString& address);
   // Starts the in-process agent, allowed to touch `allowed_paths` (and the test files it
@@ -94,6 +103,7 @@ class Session : public QObject {
  signals:
   void managers_changed();
   void listening_changed(const QString& endpoint);
+  void dynamo_changed(const QString& endpoint);  // empty: no longer accepting Dynamo logins
   void message(iomark::gui::Severity severity, const QString& text);
   // A request this session made finished (dial, embedded agent); `ok` says how.
   void request_done(bool ok);
@@ -117,8 +127,10 @@ class Session : public QObject {
 
   std::unique_ptr<Events> events_;
   std::unique_ptr<controller::ManagerRegistry> registry_;
+  std::unique_ptr<controller::DynamoAcceptor> dynamo_;  // after registry_: stops first
   std::vector<LiveManager> managers_;
   QString listening_;
+  QString dynamo_endpoint_;
   bool running_{false};
   results::SeriesResults last_results_;
   std::unique_ptr<controller::SeriesPlan> series_;  // read by the series thread while it runs

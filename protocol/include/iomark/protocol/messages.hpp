@@ -277,6 +277,11 @@ struct WorkerCounters {
   // Samples: the length of the interval for this worker. FinalResults: its recording window.
   Nanoseconds window{};
   std::vector<TargetCounters> targets;  // target_index strictly increasing
+  // FinalResults only: the I/O engine the worker ran (at most kMaxEngineNameBytes) and why
+  // (`auto`'s measurements or "as asked"; at most kMaxTextBytes). Empty in samples and from
+  // agents that predate them.
+  std::string engine;
+  std::string engine_reason;
   friend bool operator==(const WorkerCounters&, const WorkerCounters&) = default;
 };
 

@@ -51,6 +51,10 @@ struct WorkerResult {
   std::uint64_t starting_sector{};
   std::uint64_t maximum_size_sectors{};  // 0 = the whole target
   std::uint32_t queue_depth{1};          // outstanding I/Os per target
+  // The I/O engine the agent drove this worker with and why (`auto`'s measurements, or
+  // "as asked"); empty when unknown (network workers, agents and files that predate it).
+  std::string engine;
+  std::string engine_reason;
   bool test_connection_rate{false};
   std::uint32_t transactions_per_connection{1};
   // Active targets only, in the order assigned. A network client worker holds the one

@@ -23,15 +23,15 @@ enum class EngineKind : std::uint8_t {
   // pread/pwrite on helper threads: works on any file or kernel, costs a thread hand-off
   // and a lock per I/O. The portable fallback.
   threadpool,
-  // pread/pwrite inline in submit: queue depth above 1 gives no concurrency. Last resort,
-  // and a baseline for two-syscalls-per-I/O tools such as legacy Dynamo.
+  // pread/pwrite inline in submit: queue depth above 1 gives no concurrency. One syscall per
+  // I/O, so usually `auto`'s pick at depth 1 (engine_choice.hpp); half of legacy Dynamo's two.
   sync,
   // No syscalls: every request completes at once with its full length. For tests and for
   // measuring the tool's own overhead. Never chosen by the probe.
   null,
 };
 
-// Run-time probe order (Seastar-style): the first that can be set up wins.
+// Probe order (Seastar-style): listing order, and make_best_engine's fallback order.
 inline constexpr std::array<EngineKind, 4> kProbeOrder{EngineKind::io_uring, EngineKind::linux_aio,
                                                        EngineKind::threadpool, EngineKind::sync};
 

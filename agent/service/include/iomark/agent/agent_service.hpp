@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 
 #include "iomark/common/result.hpp"
 #include "iomark/common/units.hpp"
+#include "iomark/engine/engine_choice_cache.hpp"
 #include "iomark/engine/engines.hpp"
 #include "iomark/protocol/connection.hpp"
 #include "iomark/targets/safety_policy.hpp"
@@ -56,6 +58,10 @@ class AgentService {
   // What the engines can do does not change while the agent runs, and probing costs tens of
   // milliseconds (destroying a linux-aio context waits for the kernel), so it is done once.
   std::vector<engine::EngineProbe> engines_;
+  // `auto`'s engine choices per target and depth, measured at the first run that needs one
+  // and reused by every later run and connection (a series measures each once). Behind a
+  // pointer so the service stays movable.
+  std::unique_ptr<engine::EngineChoiceCache> engine_choices_;
 };
 
 }  // namespace iomark::agent

@@ -17,6 +17,7 @@
 #include "iomark/agent/host_stats.hpp"
 #include "iomark/agent/worker.hpp"
 #include "iomark/common/result.hpp"
+#include "iomark/engine/engine_choice_cache.hpp"
 #include "iomark/engine/engines.hpp"
 #include "iomark/results/run_results.hpp"
 #include "iomark/targets/safety_policy.hpp"
@@ -59,14 +60,24 @@ struct RunAssignment {
 // Human-readable progress of the preparation (test files, engine choice).
 using PrepareNotice = std::function<void(const std::string&)>;
 
+// Which engine a worker uses, and why (the calibration's numbers, or "as asked").
+struct EngineNote {
+  std::string engine;  // canonical name (engine::to_string)
+  std::string reason;
+};
+
 class RunSession {
  public:
   // Prepares test files (reporting progress), opens every target behind `policy`, picks and
   // prepares engines and creates the workers. Errors name the worker and target.
+  // `auto` (assignment.engine unset) measures the engines on each worker's first target at the
+  // worker's queue depth, or reuses the decision `engine_choices` remembers from an earlier
+  // run (nullptr: measure, remember for this session only); the choice goes to `notice`.
   [[nodiscard]] static Result<std::unique_ptr<RunSession>> prepare(const RunAssignment& assignment,
                                                                    const targets::SafetyPolicy& policy,
                                                                    const PrepareNotice& notice = {},
-                                                                   const targets::PrepareProgress& progress = {});
+                                                                   const targets::PrepareProgress& progress = {},
+                                                                   engine::EngineChoiceCache* engine_choices = nullptr);
 
   [[nodiscard]] Result<void> start();  // I/O starts: ramp-up
   void record_on();
@@ -82,14 +93,15 @@ class RunSession {
   // Whole-system busy CPU seconds over the recording window (every CPU, kernel included).
   [[nodiscard]] double busy_cpu_seconds() const;
 
-  // Which engine each worker uses, and why, in assignment order.
-  [[nodiscard]] const std::vector<std::string>& engine_notes() const noexcept { return engine_notes_; }
+  // Which engine each worker uses, and why, in assignment order ("worker: engine: why").
+  [[nodiscard]] std::vector<std::string> engine_notes() const;
 
  private:
   struct WorkerSlot {
     WorkerAssignment assignment;
     std::vector<targets::OpenTarget> open_targets;
     std::unique_ptr<Worker> worker;
+    EngineNote engine;
   };
 
   RunSession() = default;
@@ -98,7 +110,6 @@ class RunSession {
                                                       const CpuSnapshot& cpu_end) const;
 
   std::vector<WorkerSlot> workers_;
-  std::vector<std::string> engine_notes_;
   std::optional<CpuSnapshot> cpu_at_record_on_;
   std::optional<CpuSnapshot> cpu_at_record_off_;
   std::uint64_t record_on_ns_{};

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <optional>
 
 #include <QMetaType>
 #include <QWidget>
@@ -24,7 +25,7 @@ struct LiveSample {
   double iops{};
   double mb_per_s{};  // 10^6 bytes/s
   double average_ms{};
-  double p99_ms{};
+  std::optional<double> p99_ms;  // not known when a Dynamo takes part (no histogram): no point
 };
 
 class LiveChart : public QWidget {

@@ -1,0 +1,188 @@
+#include "iomark/engine/engine_trial.hpp"
+
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+#include <thread>
+
+#include "iomark/engine/buffer_pool.hpp"
+#include "iomark/engine/calibration.hpp"
+
+namespace iomark::engine {
+namespace {
+
+constexpr Nanoseconds kReadTimeout = std::chrono::seconds(10);
+
+std::uint64_t now_ns(clockid_t clock) {
+  timespec now{};
+  ::clock_gettime(clock, &now);
+  return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ULL + static_cast<std::uint64_t>(now.tv_nsec);
+}
+
+// xorshift64: cheap, and any spread of offsets will do for choosing an engine.
+std::uint64_t next_random(std::uint64_t& state) {
+  state ^= state << 13;
+  state ^= state >> 7;
+  state ^= state << 17;
+  return state;
+}
+
+// Nanoseconds the calling thread has spent runnable but waiting for a CPU (the second field
+// of /proc/thread-self/schedstat), or 0 where the kernel does not say.
+std::uint64_t run_queue_wait_ns() {
+  const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[96] = {};
+  const ssize_t length = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  unsigned long long on_cpu = 0;
+  unsigned long long waiting = 0;
+  if (length <= 0 || std::sscanf(text, "%llu %llu", &on_cpu, &waiting) != 2) return 0;
+  return waiting;
+}
+
+EngineTrial did_not_run(EngineKind kind, std::string why) {
+  EngineTrial trial;
+  trial.kind = kind;
+  trial.failure = std::move(why);
+  return trial;
+}
+
+// The trial itself, on the calling thread.
+EngineTrial run_trial(EngineKind kind, const TrialTarget& target, const TrialOptions& options) {
+  const auto alignment = buffer_alignment(target.logical_block_size);
+  if (!alignment) return did_not_run(kind, alignment.error().message());
+  const std::size_t block_bytes = std::max<std::size_t>(options.block_bytes, *alignment) / *alignment * *alignment;
+  const std::uint64_t blocks = target.readable_bytes / block_bytes;
+  if (blocks == 0) return did_not_run(kind, "the target holds less than one " + std::to_string(block_bytes) + "-byte block");
+  auto pool = BufferPool::create(options.queue_depth, block_bytes, target.logical_block_size);
+  if (!pool) return did_not_run(kind, pool.error().message());
+
+  const auto self = static_cast<std::int32_t>(::gettid());
+  const auto workers_before = count_io_uring_workers(self);
+  EngineOptions engine_options;
+  engine_options.queue_depth = options.queue_depth;
+  auto engine = make_prepared_engine(kind, engine_options);
+  if (!engine) return did_not_run(kind, engine.error().message());
+  const int fds[] = {target.fd};
+  if (auto ok = (*engine)->register_targets(fds); !ok) return did_not_run(kind, ok.error().message());
+  // As the worker does; an engine that cannot register buffers carries on without.
+  (void)(*engine)->register_buffers(std::array<BufferRegion, 1>{pool->region()});
+
+  std::vector<IoRequest> batch(options.queue_depth);
+  std::vector<IoCompletion> done(options.queue_depth);
+  std::vector<std::uint32_t> free_slots(options.queue_depth);
+  for (std::uint32_t i = 0; i < options.queue_depth; ++i) free_slots[i] = i;
+  std::size_t free_count = options.queue_depth;
+  std::uint64_t random_state = 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint64_t>(target.fd);
+
+  const auto start_ns = now_ns(CLOCK_MONOTONIC);
+  const auto measure_from_ns = start_ns + static_cast<std::uint64_t>(Nanoseconds(options.warm_up).count());
+  const auto measure_until_ns = measure_from_ns + static_cast<std::uint64_t>(Nanoseconds(options.measured).count());
+  bool measuring = false;
+  std::uint64_t wall_from_ns = 0;
+  std::uint64_t cpu_from_ns = 0;
+  std::uint64_t waited_from_ns = 0;
+  std::uint64_t reads = 0;
+  for (;;) {
+    std::size_t count = 0;
+    while (free_count > 0) {
+      const auto slot = free_slots[--free_count];
+      const auto offset = next_random(random_state) % blocks * block_bytes;
+      batch[count++] = {slot, 0, IoOp::read, offset, static_cast<std::uint32_t>(block_bytes), pool->slot(slot)};
+    }
+    const auto submitted = (*engine)->submit(std::span(batch.data(), count));
+    for (std::size_t i = submitted.accepted; i < count; ++i) free_slots[free_count++] = static_cast<std::uint32_t>(batch[i].tag);
+    if (submitted.status == SubmitStatus::failed) {
+      return did_not_run(kind, "submit failed: " + std::string(std::strerror(submitted.error)));
+    }
+    const auto reaped = (*engine)->reap(done, 1, kReadTimeout);
+    if (reaped.error != 0) return did_not_run(kind, "reap failed: " + std::string(std::strerror(reaped.error)));
+    if (reaped.count == 0 && (*engine)->in_flight() > 0) return did_not_run(kind, "a read did not complete in 10 s");
+    for (std::size_t i = 0; i < reaped.count; ++i) {
+      if (done[i].failed()) {
+        return did_not_run(kind, "a " + std::to_string(block_bytes) + "-byte read failed: " +
+                                     std::strerror(static_cast<int>(-done[i].result)));
+      }
+      free_slots[free_count++] = static_cast<std::uint32_t>(done[i].tag);
+    }
+    const auto now = now_ns(CLOCK_MONOTONIC);
+    if (measuring) reads += reaped.count;
+    if (!measuring && now >= measure_from_ns) {
+      measuring = true;
+      wall_from_ns = now;
+      cpu_from_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+      waited_from_ns = run_queue_wait_ns();
+    } else if (measuring && now >= measure_until_ns) {
+      const auto cpu_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu_from_ns;
+      EngineTrial trial;
+      trial.kind = kind;
+      trial.ran = true;
+      trial.reads = reads;
+      // On a busy machine the wall clock mostly measures how often the scheduler ran us, and
+      // an engine with helper threads gets a bigger share; the time this thread sat runnable
+      // waiting for a CPU is not the engine's, so it does not count.
+      const auto waited_ns = run_queue_wait_ns() - waited_from_ns;
+      const auto wall_ns = now - wall_from_ns;
+      const auto engine_ns = waited_ns < wall_ns / 2 ? wall_ns - waited_ns : wall_ns / 2;
+      trial.iops = static_cast<double>(reads) * 1e9 / static_cast<double>(engine_ns);
+      trial.cpu_ns_per_io = reads > 0 ? static_cast<double>(cpu_ns) / static_cast<double>(reads) : 0.0;
+      const auto workers_after = count_io_uring_workers(self);
+      if (workers_before && workers_after && *workers_after > *workers_before) {
+        trial.io_worker_threads = *workers_after - *workers_before;
+      }
+      // Reap what is still in flight before the engine and buffers go.
+      while ((*engine)->in_flight() > 0) {
+        if ((*engine)->reap(done, 1, kReadTimeout).count == 0) break;
+      }
+      return trial;
+    }
+  }
+}
+
+}  // namespace
+
+EngineTrial measure_engine_reads(EngineKind kind, const TrialTarget& target, const TrialOptions& options) {
+  if (options.queue_depth == 0 || options.queue_depth > kMaxQueueDepth) {
+    return did_not_run(kind, "queue depth must be 1.." + std::to_string(kMaxQueueDepth));
+  }
+  EngineTrial trial = did_not_run(kind, "the trial did not run");
+  try {
+    std::thread round([&] { trial = run_trial(kind, target, options); });
+    round.join();
+  } catch (const std::system_error& error) {
+    return did_not_run(kind, std::string("cannot start a thread: ") + error.what());
+  }
+  return trial;
+}
+
+std::vector<EngineTrial> measure_engines(const TrialTarget& target, const TrialOptions& options,
+                                         std::span<const EngineProbe> probes) {
+  std::vector<EngineTrial> trials;
+  for (const EngineKind kind : kProbeOrder) {
+    const auto probe = std::find_if(probes.begin(), probes.end(), [kind](const EngineProbe& p) { return p.kind == kind; });
+    trials.push_back(probe != probes.end() && !probe->available ? did_not_run(kind, probe->reason)
+                                                                : measure_engine_reads(kind, target, options));
+  }
+  for (std::uint32_t round = 1; round < options.rounds; ++round) {
+    for (EngineTrial& best : trials) {
+      if (!best.ran) continue;
+      const EngineTrial again = measure_engine_reads(best.kind, target, options);
+      if (!again.ran) continue;
+      best.iops = std::max(best.iops, again.iops);
+      best.cpu_ns_per_io = std::min(best.cpu_ns_per_io, again.cpu_ns_per_io);
+      best.reads += again.reads;
+      // A cold file's first extent lookups may block, and so punt, once: a round that did
+      // not punt shows what steady-state reads do.
+      best.io_worker_threads = std::min(best.io_worker_threads, again.io_worker_threads);
+    }
+  }
+  return trials;
+}
+
+}  // namespace iomark::engine
