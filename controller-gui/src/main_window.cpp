@@ -21,6 +21,7 @@
 #include <QTreeView>
 #include <algorithm>
 
+#include "iomark/controller/embedded_paths.hpp"
 #include "iomark/controller/plan_series.hpp"
 #include "iomark/gui/access_specs_page.hpp"
 #include "iomark/gui/disk_targets_page.hpp"
@@ -45,26 +46,6 @@ controller::RegistryOptions registry_options(const MainWindowOptions& options) {
   if (registry.controller_name.empty()) registry.controller_name = "iomark-gui";
   registry.build = "iomark-gui " IOMARK_VERSION;
   return registry;
-}
-
-// Whether the agent's allowed paths cover `path` (the path itself or a directory above it).
-bool allowed(const std::vector<std::string>& allowed_paths, const std::string& path) {
-  return std::any_of(allowed_paths.begin(), allowed_paths.end(), [&](const std::string& root) {
-    return path == root || (path.starts_with(root) && (root.ends_with('/') || path[root.size()] == '/'));
-  });
-}
-
-// The plan's absolute targets that exist here and are devices or files (directories get a
-// test file, which needs no permission).
-std::vector<std::string> local_device_and_file_targets(const access_specs::Manager& manager) {
-  std::vector<std::string> paths;
-  for (const auto& worker : manager.workers) {
-    for (const auto& target : worker.targets.value_or(std::vector<access_specs::Target>{})) {
-      const QFileInfo info(QString::fromStdString(target.name));
-      if (target.name.starts_with('/') && info.exists() && !info.isDir()) paths.push_back(target.name);
-    }
-  }
-  return paths;
 }
 
 }  // namespace
@@ -154,20 +135,21 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
           [this](std::size_t index, const results::RunResults& run, const results::RunSummary& summary) {
             results_page_->add_run(index, run, summary);
           });
-  connect(session_, &Session::series_finished, this, [this](results::SeriesOutcome outcome, const QString& error) {
-    const auto runs = session_->last_results().runs.size();
-    if (outcome == results::SeriesOutcome::completed) {
-      report(Severity::info, tr("series completed: %1").arg(count_text(runs, "run")));
-      run_status_->setText(tr("Series completed: %1").arg(count_text(runs, "run")));
-    } else {
-      report(error.contains(QStringLiteral("stopped by the user")) ? Severity::warning : Severity::error,
-             tr("series stopped after %1: %2").arg(count_text(runs, "run"), error));
-      run_status_->setText(tr("Series stopped after %1").arg(count_text(runs, "run")));
-    }
-    results_page_->end_series(run_status_->text());
-    refresh_topology();
-    update_actions();
-  });
+  connect(session_, &Session::series_finished, this,
+          [this](results::SeriesOutcome outcome, const QString& error, bool stopped_by_user) {
+            const auto runs = session_->last_results().runs.size();
+            if (outcome == results::SeriesOutcome::completed) {
+              report(Severity::info, tr("series completed: %1").arg(count_text(runs, "run")));
+              run_status_->setText(tr("Series completed: %1").arg(count_text(runs, "run")));
+            } else {
+              report(stopped_by_user ? Severity::warning : Severity::error,
+                     tr("series stopped after %1: %2").arg(count_text(runs, "run"), error));
+              run_status_->setText(tr("Series stopped after %1").arg(count_text(runs, "run")));
+            }
+            results_page_->end_series(run_status_->text());
+            refresh_topology();
+            update_actions();
+          });
   connect(document_, &PlanDocument::topology_changed, this, &MainWindow::refresh_topology);
   connect(document_, &PlanDocument::plan_replaced, this, [this] {
     last_selection_.reset();
@@ -436,7 +418,7 @@ void MainWindow::stop() {
 void MainWindow::start_local_agent() {
   std::vector<std::string> paths;
   for (const auto& manager : document_->managers()) {
-    for (auto& path : local_device_and_file_targets(manager)) paths.push_back(std::move(path));
+    for (auto& path : controller::embedded_agent_paths(manager)) paths.push_back(std::move(path));
   }
   session_->start_embedded_agent(std::move(paths));
 }
@@ -455,9 +437,10 @@ std::vector<std::string> MainWindow::embedded_paths_missing() const {
   for (std::size_t p = 0; p < paired.size(); ++p) {
     if (!paired[p] || !live[*paired[p]].embedded()) continue;
     const auto& granted = live[*paired[p]].inventory.allowed_paths;
-    auto wanted = local_device_and_file_targets(document_->managers()[p]);
+    auto wanted = controller::embedded_agent_paths(document_->managers()[p]);
     const bool missing = std::any_of(wanted.begin(), wanted.end(), [&](const std::string& path) {
-      return !allowed(granted, QFileInfo(QString::fromStdString(path)).canonicalFilePath().toStdString());
+      return !controller::embedded_agent_grants(granted,
+                                                QFileInfo(QString::fromStdString(path)).canonicalFilePath().toStdString());
     });
     if (!missing) return {};
     wanted.insert(wanted.begin(), granted.begin(), granted.end());

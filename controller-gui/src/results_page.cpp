@@ -105,10 +105,10 @@ void ResultsPage::show_live(const LiveUpdate& update) {
                        .arg(update.run_count)
                        .arg(QString::fromStdString(update.label));
   if (update.phase == controller::LivePhase::preparing) {
-    phase_->setText(tr("%1: preparing test files, %2 of %3")
-                        .arg(run,
-                             QString::fromStdString(format_size(Bytes(static_cast<std::uint64_t>(update.elapsed_s)))),
-                             QString::fromStdString(format_size(Bytes(static_cast<std::uint64_t>(update.phase_s))))));
+    phase_->setText(tr("%1: preparing the test file in %2, %3 of %4")
+                        .arg(run, QString::fromStdString(update.preparing.path),
+                             QString::fromStdString(format_size(Bytes(update.preparing.bytes_done))),
+                             QString::fromStdString(format_size(Bytes(update.preparing.bytes_total)))));
     return;
   }
   phase_->setText(tr("%1: %2 %3 of %4, about %5 left in the series")

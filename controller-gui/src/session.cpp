@@ -87,7 +87,8 @@ class Session::Observer final : public controller::SeriesObserver {
                       figures.elapsed_s,
                       figures.phase_s,
                       figures.remaining_s,
-                      {}};
+                      {},
+                      figures.preparing};
     if (figures.phase != controller::LivePhase::preparing) {
       update.rows = figure_rows(figures.snapshot, results::summarize_run(figures.snapshot));
     }
@@ -297,7 +298,8 @@ void Session::finish_series(controller::SeriesOutcome outcome) {
   }
   outputs_.reset();  // closes the history and stops serving metrics
   const auto error = outcome.error ? text_of(*outcome.error) : QString();
-  emit series_finished(outcome.outcome, error);
+  const bool stopped_by_user = outcome.stop_cause == controller::StopCause::stop_requested;
+  emit series_finished(outcome.outcome, error, stopped_by_user);
 }
 
 void Session::refresh_managers() {

@@ -19,6 +19,7 @@
 #include "iomark/common/units.hpp"
 #include "iomark/controller/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
+#include "iomark/controller/embedded_paths.hpp"
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/plan_series.hpp"
 #include "iomark/controller/quick_series.hpp"
@@ -71,8 +72,9 @@ class ConsoleObserver final : public controller::SeriesObserver {
   void live(const controller::LiveFigures& figures) override {
     std::string text;
     if (figures.phase == controller::LivePhase::preparing) {
-      text = fmt::format("  preparing test files: {} of {}", format_size(Bytes(static_cast<std::uint64_t>(figures.elapsed_s))),
-                         format_size(Bytes(static_cast<std::uint64_t>(figures.phase_s))));
+      const auto& preparing = figures.preparing;
+      text = fmt::format("  preparing the test file in {}: {} of {}", preparing.path,
+                         format_size(Bytes(preparing.bytes_done)), format_size(Bytes(preparing.bytes_total)));
     } else {
       text = fmt::format("  run {}/{} {} {} {:.0f}/{:.0f} s: {:.0f} IOPS, {:.1f} MB/s, avg {:.3f} ms, p99 {:.3f} ms, ETA {:.0f} s",
                          figures.run_index + 1, figures.run_count, figures.run->label,
@@ -197,20 +199,6 @@ Result<void> connect_managers(controller::ManagerRegistry& registry, controller:
   return arrived;
 }
 
-// The absolute paths a plan names that exist here: what the embedded agent may use.
-std::vector<std::string> existing_plan_paths(const access_specs::TestPlan& plan) {
-  std::vector<std::string> paths;
-  for (const auto& manager : plan.managers.value_or(std::vector<access_specs::Manager>{})) {
-    for (const auto& worker : manager.workers) {
-      for (const auto& target : worker.targets.value_or(std::vector<access_specs::Target>{})) {
-        std::error_code error;
-        if (target.name.starts_with('/') && std::filesystem::exists(target.name, error)) paths.push_back(target.name);
-      }
-    }
-  }
-  return paths;
-}
-
 // The plan with --map-target's renames applied, each reported as a note.
 Result<access_specs::TestPlan> map_plan_targets(const std::vector<std::string>& texts, access_specs::TestPlan plan) {
   std::vector<controller::TargetMapping> mappings;
@@ -300,7 +288,8 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   }
   ConsoleManagerEvents manager_events;
   controller::ManagerRegistry managers(std::move(registry_options), manager_events);
-  if (auto connected = connect_managers(managers, manager_events, options, plan ? existing_plan_paths(*plan) : options.run.targets);
+  const auto embedded_paths = plan ? controller::embedded_agent_paths(*plan) : options.run.targets;
+  if (auto connected = connect_managers(managers, manager_events, options, embedded_paths);
       !connected) {
     return connect_failure(connected.error());
   }

@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <system_error>
 
-
 namespace iomark::targets {
 
 Result<SafetyPolicy> SafetyPolicy::create(std::span<const std::string> allowed_paths, Destructive destructive) {
@@ -24,12 +23,14 @@ Result<SafetyPolicy> SafetyPolicy::create(std::span<const std::string> allowed_p
 
 bool SafetyPolicy::allows(std::string_view canonical_path) const noexcept {
   for (const std::string& allowed : allowed_) {
-    if (!canonical_path.starts_with(allowed)) continue;
-    if (canonical_path.size() == allowed.size() || allowed.back() == '/' || canonical_path[allowed.size()] == '/') {
-      return true;
-    }
+    if (covers(allowed, canonical_path)) return true;
   }
   return false;
+}
+
+bool SafetyPolicy::covers(std::string_view allowed, std::string_view canonical_path) noexcept {
+  if (allowed.empty() || !canonical_path.starts_with(allowed)) return false;
+  return canonical_path.size() == allowed.size() || allowed.back() == '/' || canonical_path[allowed.size()] == '/';
 }
 
 }  // namespace iomark::targets

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stop_token>
 
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/controller/embedded_agent.hpp"
@@ -138,6 +139,55 @@ TEST_F(SeriesRunnerTest, NoSnapshotUnlessTheObserverWantsOne) {
     any_iops = any_iops || figures.iops > 0;
   }
   EXPECT_TRUE(any_iops);  // the totals still come
+}
+
+// Keeps the live figures of every phase, and asks the series to stop at the first figures of
+// a recording phase when given a stop source.
+class PhaseRecorder final : public SeriesObserver {
+ public:
+  explicit PhaseRecorder(std::stop_source* stop_at_recording = nullptr) : stop_(stop_at_recording) {}
+  void live(const LiveFigures& figures) override {
+    recorded.push_back(figures);
+    if (stop_ != nullptr && figures.phase == LivePhase::recording) stop_->request_stop();
+  }
+  std::vector<LiveFigures> recorded;
+
+ private:
+  std::stop_source* stop_;
+};
+
+TEST_F(SeriesRunnerTest, PreparationProgressTravelsInItsOwnFields) {
+  PhaseRecorder observer;
+  ResultsRecorder recorder("", "");
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder);
+  ASSERT_FALSE(outcome.error) << outcome.error->describe();
+  EXPECT_EQ(outcome.stop_cause, StopCause::none);
+  std::size_t preparing = 0;
+  for (const auto& figures : observer.recorded) {
+    if (figures.phase != LivePhase::preparing) {
+      EXPECT_EQ(figures.preparing, PrepareFigures{});
+      continue;
+    }
+    ++preparing;
+    EXPECT_EQ(figures.preparing.path, dir_.path().string());  // the target whose test file is filled
+    EXPECT_EQ(figures.preparing.bytes_total, 1U << 20);
+    EXPECT_LE(figures.preparing.bytes_done, figures.preparing.bytes_total);
+    // The byte counts no longer hide in the phase's seconds.
+    EXPECT_EQ(figures.elapsed_s, 0.0);
+    EXPECT_EQ(figures.phase_s, 0.0);
+  }
+  EXPECT_GT(preparing, 0U);  // the agent reports the first step of every test file it fills
+}
+
+TEST_F(SeriesRunnerTest, AStopRequestEndsTheSeriesWithItsOwnCause) {
+  std::stop_source stop;
+  PhaseRecorder observer(&stop);
+  ResultsRecorder recorder("", "");
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder, stop.get_token());
+  EXPECT_EQ(outcome.outcome, results::SeriesOutcome::aborted);
+  ASSERT_TRUE(outcome.error);
+  EXPECT_EQ(outcome.stop_cause, StopCause::stop_requested) << outcome.error->describe();
+  EXPECT_TRUE(outcome.failed_runs.empty());  // a stop is not a failure
 }
 
 }  // namespace

@@ -36,10 +36,11 @@ struct LiveUpdate {
   std::size_t run_count{};
   std::string label;  // "'Database' QD 4"
   controller::LivePhase phase{controller::LivePhase::ramp_up};
-  double elapsed_s{};  // preparing: bytes done
-  double phase_s{};    // preparing: bytes to do
+  double elapsed_s{};
+  double phase_s{};
   double remaining_s{};
   std::vector<FigureRow> rows;  // ALL, managers, workers, targets from the latest samples
+  controller::PrepareFigures preparing{};  // while phase is preparing
 };
 
 // Writes `series` to `path`, replacing it: iomark's JSON when the name ends in ".json",
@@ -111,8 +112,9 @@ class Session : public QObject {
   void live(const iomark::gui::LiveUpdate& update);
   void run_finished(std::size_t index, const iomark::results::RunResults& run,
                     const iomark::results::RunSummary& summary);
-  // `error` is empty when every run completed.
-  void series_finished(iomark::results::SeriesOutcome outcome, const QString& error);
+  // `error` is empty when every run completed; `stopped_by_user` says the series ended
+  // because stop_series() asked it to (controller::StopCause), not because something failed.
+  void series_finished(iomark::results::SeriesOutcome outcome, const QString& error, bool stopped_by_user);
 
  private:
   class Events;

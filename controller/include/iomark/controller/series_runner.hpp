@@ -63,14 +63,23 @@ struct SeriesPlan {
 
 enum class LivePhase : std::uint8_t { preparing, ramp_up, recording };
 
+// How far the test file being prepared is (the agent's latest PrepareProgress).
+struct PrepareFigures {
+  std::string path;  // the target whose test file is being created or grown, as assigned
+  std::uint64_t bytes_done{};
+  std::uint64_t bytes_total{};  // bytes_done <= bytes_total
+  friend bool operator==(const PrepareFigures&, const PrepareFigures&) = default;
+};
+
 // Live figures of the run in progress, from the agents' latest samples.
 struct LiveFigures {
   std::size_t run_index{};  // 0-based
   std::size_t run_count{};
   const RunPlan* run{};
   LivePhase phase{LivePhase::ramp_up};
-  double elapsed_s{};  // in this phase
-  double phase_s{};    // length of this phase
+  double elapsed_s{};  // in this phase (0 while preparing: its progress is in bytes)
+  double phase_s{};    // length of this phase (0 while preparing)
+  PrepareFigures preparing{};  // while phase is preparing; empty otherwise
   double iops{};
   double mb_per_s{};
   double average_ms{};
@@ -139,11 +148,19 @@ struct CompletedRun {
   std::vector<results::RunPoint> points;  // the ALL point, then one per manager in link order
 };
 
+// Why a series stopped early, as a value: front ends decide on it, never on the error's text.
+enum class StopCause : std::uint8_t {
+  none,            // it did not stop early
+  stop_requested,  // the stop token asked (the user, a signal): not a failure
+  failure,         // a run failed, a manager was lost, the results could not be written
+};
+
 struct SeriesOutcome {
   // completed when the last run was reached (even if some failed and were skipped under
   // AgentLossPolicy::drop_and_continue), aborted when the series stopped early.
   results::SeriesOutcome outcome{results::SeriesOutcome::completed};
   std::optional<Error> error;  // why the series stopped early
+  StopCause stop_cause{StopCause::none};
   std::vector<CompletedRun> runs;  // every completed run
   std::vector<results::FailedRun> failed_runs;  // every run that did not finish
   std::vector<std::size_t> lost_managers;  // indices into the links, in the order they were lost

@@ -31,6 +31,9 @@ class SafetyPolicy {
   // Whether a canonical path is an allowed path or lies below an allowed directory. Compares
   // whole components: allowing /data does not allow /data2.
   [[nodiscard]] bool allows(std::string_view canonical_path) const noexcept;
+  // The same test against one canonical allowed path, for those who hold the list elsewhere
+  // (an agent's Inventory::allowed_paths).
+  [[nodiscard]] static bool covers(std::string_view allowed, std::string_view canonical_path) noexcept;
 
   [[nodiscard]] Destructive destructive() const noexcept { return destructive_; }
   [[nodiscard]] const std::vector<std::string>& allowed_paths() const noexcept { return allowed_; }

@@ -1,0 +1,282 @@
+#include "run_driver.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+#include "iomark/results/wall_clock.hpp"
+
+namespace iomark::controller {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+constexpr auto kPollEvery = 50ms;
+constexpr auto kLiveEvery = 1s;
+// Preparing a multi-terabyte test file can take hours; a hung agent is still caught by the
+// connection's dead-peer deadline.
+constexpr auto kPrepareTimeout = std::chrono::hours(48);
+
+Nanoseconds ns(Clock::duration duration) { return std::chrono::duration_cast<Nanoseconds>(duration); }
+
+}  // namespace
+
+// Drives `plan` (series run `index`, possibly without managers lost earlier).
+Result<results::RunResults> RunDriver::run(const RunPlan& plan, std::size_t index, std::uint64_t run_id) {
+  figures_ = LiveFigures{index, series_.runs.size(), &plan, LivePhase::preparing};
+  live_.clear();
+  latest_results_.clear();
+  errors_noticed_.clear();
+  run_plan_ = &plan;
+  if (auto prepared = prepare(plan); !prepared) return fail(prepared.error());
+  for (const auto& manager : plan.managers) {
+    auto assignment = manager.assignment;
+    assignment.run_id = run_id;
+    if (auto sent = expect_ack(manager.manager, std::move(assignment), ns(kReplyTimeout)); !sent) return fail(sent.error());
+  }
+  for (auto phase : {protocol::Phase::start, protocol::Phase::begin_io}) {
+    if (auto done = command_all(plan, run_id, phase); !done) return fail(done.error());
+  }
+  if (auto waited = wait(plan, LivePhase::ramp_up, series_.ramp_up_s); !waited) return fail(waited.error());
+  if (auto done = command_all(plan, run_id, protocol::Phase::record_on); !done) return fail(done.error());
+  results::RunResults run{plan.info, {}};
+  run.info.start_time = results::wall_clock_now();
+  if (auto waited = wait(plan, LivePhase::recording, series_.run_time_s); !waited) return fail(waited.error());
+  if (auto done = command_all(plan, run_id, protocol::Phase::record_off); !done) return fail(done.error());
+  run.info.end_time = results::wall_clock_now();
+  // Stopped all at once, like the other phases; the final results are then read in order.
+  std::vector<std::uint64_t> stops;
+  for (const auto& manager : plan.managers) {
+    auto id = links_[manager.manager]->send(protocol::PhaseCommand{run_id, protocol::Phase::stop});
+    if (!id) return fail(id.error());
+    stops.push_back(*id);
+  }
+  for (std::size_t i = 0; i < plan.managers.size(); ++i) {
+    const auto& manager = plan.managers[i];
+    auto reply = links_[manager.manager]->await_reply(stops[i], "phase_command", ns(kReplyTimeout),
+                                                      push_handler(manager.manager));
+    if (!reply) return fail(reply.error());
+    const auto* final_results = std::get_if<protocol::FinalResults>(&*reply);
+    if (final_results == nullptr) return fail(unexpected(manager.manager, *reply, "final results"));
+    auto result = manager_result(manager, final_results->workers, final_results->cpus, final_results->network);
+    if (!result) return fail(result.error());
+    run.managers.push_back(std::move(*result));
+  }
+  return run;
+}
+
+// Best effort: tells every manager of the run that is still connected to stop its I/O now.
+void RunDriver::abort(const RunPlan& plan, std::uint64_t run_id) {
+  run_plan_ = nullptr;
+  for (const auto& manager : plan.managers) {
+    if (!links_[manager.manager]->is_open()) continue;
+    (void)links_[manager.manager]->request(protocol::PhaseCommand{run_id, protocol::Phase::abort}, ns(5s));
+  }
+}
+
+PushHandler RunDriver::push_handler(std::size_t manager) {
+  return [this, manager](const protocol::Message& message) {
+    const auto* sample = std::get_if<protocol::Sample>(&message);
+    if (sample == nullptr) return;
+    live_.add(manager, *sample);
+    if (observer_.wants_snapshot() && run_plan_ != nullptr) keep_for_snapshot(manager, *sample);
+    if (sample->phase != protocol::SamplePhase::recording || run_plan_ == nullptr) return;
+    for (const auto& planned : run_plan_->managers) {
+      if (planned.manager != manager) continue;
+      notice_errors(planned, *sample);
+      if (!recorder_.records_samples()) continue;
+      // A sample naming what was never assigned is left out; the final results report it.
+      auto counters = manager_result(planned, sample->workers, sample->cpus, sample->network);
+      if (!counters) continue;
+      results::RunResults interval{run_plan_->info, {}};
+      interval.managers.push_back(std::move(*counters));
+      recorder_.record_sample(interval, results::wall_clock_now());
+    }
+  };
+}
+
+// I/O errors are counted and the run goes on (as IOmeter does); the first interval in
+// which a target fails I/Os is reported at once, naming the manager, worker and target.
+void RunDriver::notice_errors(const ManagerRun& planned, const protocol::Sample& sample) {
+  for (const auto& worker : sample.workers) {
+    for (const auto& target : worker.targets) {
+      const auto errors = target.counters.error_count();
+      if (errors == 0 || !errors_noticed_.insert({planned.manager, worker.worker_index, target.target_index}).second) {
+        continue;
+      }
+      if (worker.worker_index >= planned.assignment.workers.size()) continue;
+      const auto& assigned = planned.assignment.workers[worker.worker_index];
+      const auto path = target.target_index < assigned.targets.size() ? assigned.targets[target.target_index].path
+                                                                       : std::string("?");
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%.1f", std::chrono::duration<double>(sample.interval).count());
+      observer_.notice(links_[planned.manager]->peer().describe() + ": " + assigned.name + " on " + path + ": " +
+                       std::to_string(errors) + " I/O errors in " + seconds +
+                       " s (counted in the error columns; the run goes on)");
+    }
+  }
+}
+
+Error RunDriver::unexpected(std::size_t manager, const protocol::Message& message, std::string_view wanted) const {
+  return Error(ErrorCode::parse_error, links_[manager]->peer().describe() + ": sent " +
+                                           std::string(protocol::message_name(message)) + " instead of " +
+                                           std::string(wanted));
+}
+
+Result<void> RunDriver::expect_ack(std::size_t manager, protocol::Message request, Nanoseconds timeout) {
+  auto reply = links_[manager]->request(std::move(request), timeout, push_handler(manager));
+  if (!reply) return fail(reply.error());
+  if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
+  return {};
+}
+
+// Sends the phase to every manager before awaiting any acknowledgement, so all managers
+// change phase together rather than one round trip after another.
+Result<void> RunDriver::command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase) {
+  std::vector<std::uint64_t> ids;
+  for (const auto& manager : plan.managers) {
+    auto id = links_[manager.manager]->send(protocol::PhaseCommand{run_id, phase});
+    if (!id) return fail(id.error());
+    ids.push_back(*id);
+  }
+  for (std::size_t i = 0; i < plan.managers.size(); ++i) {
+    const auto manager = plan.managers[i].manager;
+    auto reply = links_[manager]->await_reply(ids[i], "phase_command", ns(kReplyTimeout), push_handler(manager));
+    if (!reply) return fail(reply.error());
+    if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
+  }
+  return {};
+}
+
+Result<void> RunDriver::prepare(const RunPlan& plan) {
+  for (const auto& manager : plan.managers) {
+    if (manager.prepare.empty()) continue;
+    observer_.notice("preparing test files on " + links_[manager.manager]->peer().describe());
+    auto last_live = Clock::time_point{};
+    auto reply = links_[manager.manager]->request(
+        protocol::PrepareTargets{manager.prepare}, ns(kPrepareTimeout), [&](const protocol::Message& message) {
+          const auto* progress = std::get_if<protocol::PrepareProgress>(&message);
+          if (progress == nullptr || Clock::now() - last_live < kLiveEvery) return;
+          last_live = Clock::now();
+          figures_.phase = LivePhase::preparing;
+          figures_.preparing = {progress->path, progress->bytes_done, progress->bytes_total};
+          observer_.live(figures_);
+        });
+    if (!reply) return fail(reply.error());
+    if (!std::holds_alternative<protocol::Ack>(*reply)) {
+      return fail(unexpected(manager.manager, *reply, "an acknowledgement"));
+    }
+  }
+  return {};
+}
+
+// Lets a phase run for `seconds`, taking in samples and reporting live figures.
+Result<void> RunDriver::wait(const RunPlan& plan, LivePhase phase, std::uint32_t seconds) {
+  const auto start = Clock::now();
+  const auto end = start + std::chrono::seconds(seconds);
+  auto next_live = start + kLiveEvery;
+  figures_.phase = phase;
+  figures_.phase_s = seconds;
+  figures_.preparing = {};
+  while (Clock::now() < end) {
+    if (stop_.stop_requested()) return fail(ErrorCode::io_error, "stopped by the user");
+    for (const auto& manager : plan.managers) {
+      if (auto polled = links_[manager.manager]->poll(push_handler(manager.manager)); !polled) return polled;
+    }
+    if (Clock::now() >= next_live) {
+      next_live += kLiveEvery;
+      figures_.elapsed_s = std::chrono::duration<double>(Clock::now() - start).count();
+      const double per_run = series_.ramp_up_s + series_.run_time_s;
+      const double left_in_run = phase == LivePhase::ramp_up
+                                     ? series_.ramp_up_s - figures_.elapsed_s + series_.run_time_s
+                                     : series_.run_time_s - figures_.elapsed_s;
+      figures_.remaining_s =
+          left_in_run + per_run * static_cast<double>(figures_.run_count - figures_.run_index - 1);
+      live_.fill(figures_);
+      if (observer_.wants_snapshot()) figures_.snapshot = snapshot(plan);
+      observer_.live(figures_);
+      if (auto flushed = recorder_.flush_samples(); !flushed) return flushed;
+    }
+    std::this_thread::sleep_for(std::min<Clock::duration>(kPollEvery, end - Clock::now()));
+  }
+  return {};
+}
+
+void RunDriver::keep_for_snapshot(std::size_t manager, const protocol::Sample& sample) {
+  for (const auto& planned : run_plan_->managers) {
+    if (planned.manager != manager) continue;
+    auto counters = manager_result(planned, sample.workers, sample.cpus, sample.network);
+    if (counters) latest_results_[manager] = std::move(*counters);
+  }
+}
+
+// The latest sample of every manager of `plan` as a results tree.
+results::RunResults RunDriver::snapshot(const RunPlan& plan) const {
+  results::RunResults run{plan.info, {}};
+  for (const auto& planned : plan.managers) {
+    const auto latest = latest_results_.find(planned.manager);
+    if (latest != latest_results_.end()) run.managers.push_back(latest->second);
+  }
+  return run;
+}
+
+// One manager's counters (its final results or one sample) under the names of what it was
+// assigned; counters of a worker or target it was not assigned are a named error.
+Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manager,
+                                                         const std::vector<protocol::WorkerCounters>& workers,
+                                                         const std::vector<protocol::CpuUsage>& cpus,
+                                                         const protocol::NetworkStats& network) const {
+  const auto& link = *links_[manager.manager];
+  const auto not_assigned = [&link](const std::string& what, std::size_t assigned, const char* unit) {
+    return Error(ErrorCode::validation_error, link.peer().describe() + ": sent counters for " + what +
+                                                  ", but was assigned " + std::to_string(assigned) + " " + unit);
+  };
+  results::ManagerResult result;
+  result.name = link.name();
+  result.host = {link.inventory().cpu_count, link.inventory().os_name, link.inventory().kernel_release,
+                 link.peer().build};
+  if (const auto timer_hz = link.peer().timer_resolution_hz; timer_hz && *timer_hz >= 1.0) {
+    result.timer_resolution_hz = static_cast<std::uint64_t>(std::llround(*timer_hz));
+  }
+  for (const auto& cpu : cpus) {
+    result.cpus.push_back(
+        {cpu.total_percent, cpu.user_percent, cpu.privileged_percent, 0.0, 0.0, cpu.interrupts_per_second});
+  }
+  result.network = {network.packets_per_second, network.packet_errors_per_second,
+                    network.segments_retransmitted_per_second};
+  for (const auto& counters : workers) {
+    if (counters.worker_index >= manager.assignment.workers.size()) {
+      return fail(not_assigned("worker " + std::to_string(counters.worker_index),
+                               manager.assignment.workers.size(), "workers"));
+    }
+    const auto& assigned = manager.assignment.workers[counters.worker_index];
+    const auto& first = assigned.targets.front();
+    results::WorkerResult worker;
+    worker.name = assigned.name;
+    worker.spec_name = assigned.spec.name;
+    worker.recording_window = counters.window;
+    worker.starting_sector = first.starting_sector;
+    worker.maximum_size_sectors = first.maximum_size_sectors;
+    worker.queue_depth = first.outstanding_ios;
+    worker.test_connection_rate = first.test_connection_rate;
+    worker.transactions_per_connection = first.transactions_per_connection;
+    worker.engine = counters.engine;
+    worker.engine_reason = counters.engine_reason;
+    for (const auto& target : counters.targets) {
+      if (target.target_index >= assigned.targets.size()) {
+        return fail(not_assigned("target " + std::to_string(target.target_index) + " of worker " +
+                                     std::to_string(counters.worker_index),
+                                 assigned.targets.size(), "targets"));
+      }
+      worker.targets.push_back(
+          {assigned.targets[target.target_index].path, results::TargetKind::disk, target.counters});
+    }
+    result.workers.push_back(std::move(worker));
+  }
+  return result;
+}
+
+}  // namespace iomark::controller

@@ -1,0 +1,65 @@
+// Driving one run of a series on live managers: prepare test files, assign, start, begin
+// I/O, ramp up, record, stop and collect the final results, reporting live figures and
+// time-series samples on the way. The series around it (which runs, which managers, what a
+// failure means) is SeriesDriver's job.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <stop_token>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "iomark/common/result.hpp"
+#include "iomark/controller/manager_link.hpp"
+#include "iomark/controller/series_runner.hpp"
+#include "live_aggregate.hpp"
+
+namespace iomark::controller {
+
+class RunDriver {
+ public:
+  RunDriver(const std::vector<ManagerLink*>& links, const SeriesPlan& series, SeriesObserver& observer,
+            ResultsRecorder& recorder, std::stop_token stop)
+      : links_(links), series_(series), observer_(observer), recorder_(recorder), stop_(std::move(stop)) {}
+
+  [[nodiscard]] std::uint64_t samples_received() const noexcept { return live_.received(); }
+  [[nodiscard]] std::uint64_t samples_lost() const noexcept { return live_.lost(); }
+
+  // Drives `plan` (series run `index`, possibly without managers lost earlier).
+  [[nodiscard]] Result<results::RunResults> run(const RunPlan& plan, std::size_t index, std::uint64_t run_id);
+
+  // Best effort: tells every manager of the run that is still connected to stop its I/O now.
+  void abort(const RunPlan& plan, std::uint64_t run_id);
+
+ private:
+  PushHandler push_handler(std::size_t manager);
+  void notice_errors(const ManagerRun& planned, const protocol::Sample& sample);
+  [[nodiscard]] Error unexpected(std::size_t manager, const protocol::Message& message, std::string_view wanted) const;
+  [[nodiscard]] Result<void> expect_ack(std::size_t manager, protocol::Message request, Nanoseconds timeout);
+  [[nodiscard]] Result<void> command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase);
+  [[nodiscard]] Result<void> prepare(const RunPlan& plan);
+  [[nodiscard]] Result<void> wait(const RunPlan& plan, LivePhase phase, std::uint32_t seconds);
+  void keep_for_snapshot(std::size_t manager, const protocol::Sample& sample);
+  [[nodiscard]] results::RunResults snapshot(const RunPlan& plan) const;
+  [[nodiscard]] Result<results::ManagerResult> manager_result(const ManagerRun& manager,
+                                                              const std::vector<protocol::WorkerCounters>& workers,
+                                                              const std::vector<protocol::CpuUsage>& cpus,
+                                                              const protocol::NetworkStats& network) const;
+
+  const std::vector<ManagerLink*>& links_;
+  const SeriesPlan& series_;
+  SeriesObserver& observer_;
+  ResultsRecorder& recorder_;
+  std::stop_token stop_;
+  LiveFigures figures_;
+  LiveAggregate live_;
+  const RunPlan* run_plan_{};
+  // Each manager's latest sample as counters, kept only for observers that want snapshots.
+  std::map<std::size_t, results::ManagerResult> latest_results_;
+  std::set<std::tuple<std::size_t, std::uint32_t, std::uint32_t>> errors_noticed_;  // manager, worker, target
+};
+
+}  // namespace iomark::controller
