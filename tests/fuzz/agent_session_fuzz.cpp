@@ -87,7 +87,7 @@ void confine(Envelope& envelope, const Sandbox& sandbox) {
 }
 
 PeerInfo controller_peer() {
-  return PeerInfo{Role::controller, "fuzz-controller", "", "in-process", "iomark fuzz", 1, AuthMode::none};
+  return PeerInfo{Role::controller, "fuzz-controller", "", "in-process", "iomark fuzz", 1, AuthMode::none, std::nullopt};
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ using namespace iomark;
 
 protocol::PeerInfo agent_peer() {
   return protocol::PeerInfo{protocol::Role::agent, "fuzz-agent", "", "in-process", "iomark fuzz", 1,
-                            protocol::AuthMode::none};
+                            protocol::AuthMode::none, std::nullopt};
 }
 
 // The series seeds.cpp's agent sessions answer: two runs (QD 1 and 4) of two workers with

@@ -150,7 +150,8 @@ protocol::PeerInfo peer_info(const protocol::Hello& hello, std::uint32_t version
                             .endpoint = kEndpoint,
                             .build = hello.build,
                             .protocol_version = version,
-                            .auth_mode = protocol::AuthMode::none};
+                            .auth_mode = protocol::AuthMode::none,
+                            .timer_resolution_hz = std::nullopt};
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ TargetResult dynamo_target(std::string name, std::uint64_t reads, std::uint64_t 
 // An iomark agent `agent` (100 I/Os of 300 us) and a Dynamo `dynamo` (50 I/Os of 3 ms).
 RunResults agent_and_dynamo_run() {
   RunResults run;
-  run.info.specs.push_back({.name = "Spec A"});
+  run.info.specs.push_back({.name = "Spec A", .lines = {}});
   ManagerResult agent;
   agent.name = "agent";
   agent.host.cpu_count = 1;
