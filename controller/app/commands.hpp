@@ -4,12 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cstdint>
 #include <string>
 
 #include "iomark/app_runtime/stop_signals.hpp"
-#include "iomark/common/result.hpp"
-#include "iomark/history/history.hpp"
 #include "iomark/icf/icf.hpp"
 
 namespace iomark::cli {
@@ -25,10 +22,5 @@ void add_results_commands(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& stop_signals);
 void add_report_command(CLI::App& app, int& exit_code);
 void add_history_commands(CLI::App& app, int& exit_code);
-
-enum class HistoryFile : std::uint8_t { create, must_exist };
-// The run history at `database`; must_exist refuses a missing file (not_found) rather than
-// leave an empty database behind a typo.
-[[nodiscard]] Result<history::History> open_history_database(const std::string& database, HistoryFile missing);
 
 }  // namespace iomark::cli

@@ -5,6 +5,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "history_file.hpp"
 #include "iomark/controller/text_table.hpp"
 #include "iomark/history/comparison.hpp"
 #include "iomark/history/history.hpp"

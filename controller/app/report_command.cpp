@@ -9,6 +9,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "history_file.hpp"
 #include "iomark/history/history.hpp"
 #include "iomark/report/html_report.hpp"
 
