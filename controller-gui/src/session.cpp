@@ -272,12 +272,17 @@ Result<void> Session::start_series(controller::SeriesPlan series, std::string cs
     observers.add(observer);
     if (outputs_->history_observer) observers.add(*outputs_->history_observer);
     if (outputs_->metrics) observers.add(*outputs_->metrics);
-    auto outcome = controller::run_series(links, *series_, observers, *recorder_, stop);
+    auto outcome = runner_ ? runner_(links, *series_, observers, *recorder_, stop)
+                           : controller::run_series(links, *series_, observers, *recorder_, stop);
     QMetaObject::invokeMethod(
         this, [this, outcome = std::move(outcome)]() mutable { finish_series(std::move(outcome)); },
         Qt::QueuedConnection);
   });
   return {};
+}
+
+void Session::set_series_runner(SeriesRunner runner) {
+  if (!running_) runner_ = std::move(runner);
 }
 
 void Session::stop_series() {

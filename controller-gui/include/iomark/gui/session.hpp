@@ -53,6 +53,12 @@ struct SeriesOutputs {
   std::string metrics_listen;    // "[ADDR:]PORT" to serve Prometheus metrics on; empty: none
 };
 
+// What runs a series on the session's series thread, reporting through the observer from
+// that thread: controller::run_series unless set_series_runner() says otherwise.
+using SeriesRunner = std::function<controller::SeriesOutcome(
+    const std::vector<controller::ManagerLink*>& links, const controller::SeriesPlan& series,
+    controller::SeriesObserver& observer, controller::ResultsRecorder& recorder, std::stop_token stop)>;
+
 class Session : public QObject {
   Q_OBJECT
 
@@ -95,6 +101,9 @@ class Session : public QObject {
   // history cannot be opened or the metrics address cannot be listened on.
   [[nodiscard]] Result<void> start_series(controller::SeriesPlan series, std::string csv_path,
                                           SeriesOutputs outputs = {});
+  // Replaces what start_series() runs (not while a series runs). The GUI tests put a stand-in
+  // here that feeds the observer the events of a large fleet (tests/gui/fleet_feeder.hpp).
+  void set_series_runner(SeriesRunner runner);
   // Asks the running series to stop; series_finished() follows.
   void stop_series();
   // The registry's links, for plan_series() on the UI thread (while no series runs).
@@ -135,6 +144,7 @@ class Session : public QObject {
   results::SeriesResults last_results_;
   std::unique_ptr<controller::SeriesPlan> series_;  // read by the series thread while it runs
   std::unique_ptr<controller::ResultsRecorder> recorder_;
+  SeriesRunner runner_;
   struct Outputs;  // the history and metrics of the running series
   std::unique_ptr<Outputs> outputs_;
   std::jthread series_thread_;
