@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
@@ -19,12 +20,14 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QTreeView>
+#include <QVBoxLayout>
 #include <algorithm>
 
 #include "iomark/controller/embedded_paths.hpp"
 #include "iomark/controller/plan_series.hpp"
 #include "iomark/gui/access_specs_page.hpp"
 #include "iomark/gui/disk_targets_page.hpp"
+#include "iomark/gui/manager_filter.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/result_charts.hpp"
 #include "iomark/gui/results_page.hpp"
@@ -56,8 +59,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   log_ = new LogModel(5000, this);
   topology_ = new TopologyModel(this);
 
+  topology_filter_ = new ManagerFilter(this);
+  topology_filter_->setSourceModel(topology_);
+  topology_filter_box_ = make_manager_filter_box(*topology_filter_);
   topology_view_ = new QTreeView;
-  topology_view_->setModel(topology_);
+  topology_view_->setModel(topology_filter_);
   topology_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   topology_view_->setSelectionMode(QAbstractItemView::SingleSelection);
   topology_view_->setUniformRowHeights(true);
@@ -74,8 +80,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   tabs_->addTab(results_page_, tr("Results &Display"));
   tabs_->addTab(setup_page_, tr("Test &Setup"));
 
+  auto* topology_pane = new QWidget;
+  auto* topology_layout = new QVBoxLayout(topology_pane);
+  topology_layout->setContentsMargins(0, 0, 0, 0);
+  topology_layout->addWidget(topology_filter_box_);
+  topology_layout->addWidget(topology_view_);
   auto* splitter = new QSplitter;
-  splitter->addWidget(topology_view_);
+  splitter->addWidget(topology_pane);
   splitter->addWidget(tabs_);
   splitter->setStretchFactor(1, 1);
   splitter->setSizes({460, 940});
@@ -163,6 +174,14 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(document_, &PlanDocument::modified_changed, this, &MainWindow::update_title);
   connect(topology_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &MainWindow::selection_changed);
+  // After the filter's own slot: the row selected before stays selected when it shows.
+  connect(topology_filter_box_, &QLineEdit::textChanged, this, [this] {
+    if (last_selection_) select(*last_selection_);
+  });
+  connect(results_page_, &ResultsPage::expand_limit_changed, this, [this](int managers) {
+    apply_expansion(*topology_view_, topology_->rows().size(), managers);
+    if (last_selection_) select(*last_selection_);
+  });
 
   authenticated_ = options.key.has_value() || options.insecure;
   for (const auto& notice : options.notices) report(Severity::error, notice);
@@ -506,23 +525,28 @@ void MainWindow::show_chart(QWidget* chart) {
 }
 
 void MainWindow::select(const TopologyModel::Position& position) {
-  const auto index = topology_->index_of(position);
+  const auto index = topology_filter_->mapFromSource(topology_->index_of(position));
   if (!index.isValid()) return;
   topology_view_->expand(index.parent().isValid() ? index.parent() : index);
   topology_view_->selectionModel()->select(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   topology_view_->setCurrentIndex(index);
 }
 
+void MainWindow::set_manager_filter(const QString& text) { topology_filter_box_->setText(text); }
+
 std::optional<TopologyModel::Position> MainWindow::selected() const {
   const auto rows = topology_view_->selectionModel()->selectedRows();
   if (rows.isEmpty()) return std::nullopt;
-  return topology_->position(rows.front());
+  return topology_->position(topology_filter_->mapToSource(rows.front()));
 }
 
 void MainWindow::refresh_topology() {
   const auto keep = last_selection_;
-  topology_->set_rows(build_topology(document_->managers(), session_->managers(), session_->series_running()));
-  topology_view_->expandAll();
+  const auto change =
+      topology_->set_rows(build_topology(document_->managers(), session_->managers(), session_->series_running()));
+  if (change == TopologyModel::Change::rows) {
+    apply_expansion(*topology_view_, topology_->rows().size(), results_page_->expand_limit());
+  }
   if (keep) {
     select(*keep);
   } else if (!topology_->rows().empty()) {

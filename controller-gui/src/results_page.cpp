@@ -7,11 +7,16 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "iomark/common/units.hpp"
+#include "iomark/gui/manager_filter.hpp"
 #include "iomark/gui/wording.hpp"
 #include "table_views.hpp"
 
@@ -31,12 +36,44 @@ QTableView* figures_view(FiguresModel* model) {
   return view;
 }
 
+// The live tree: one line per row and columns of fixed width, so that figures changing every
+// second never lay out the rows or the header again (no sizing to contents).
+QTreeView* live_tree(QAbstractItemModel* model) {
+  auto* view = new QTreeView;
+  view->setModel(model);
+  view->setUniformRowHeights(true);
+  view->setWordWrap(false);
+  view->setAlternatingRowColors(true);
+  view->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view->setSelectionMode(QAbstractItemView::SingleSelection);
+  auto* header = view->header();
+  header->setStretchLastSection(false);
+  header->setSectionResizeMode(QHeaderView::Interactive);
+  header->setSectionResizeMode(FiguresModel::name_column, QHeaderView::Stretch);
+  const int figure_width = view->fontMetrics().horizontalAdvance(QStringLiteral("00000000.000"));
+  for (int column = FiguresModel::iops_column; column < FiguresModel::column_count; ++column) {
+    header->resizeSection(column, figure_width);
+  }
+  return view;
+}
+
+bool same_row(const FigureRow& a, const FigureRow& b) { return a.level == b.level && a.name == b.name; }
+
 }  // namespace
 
 ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
-  live_ = new FiguresModel(this);
+  live_ = new LiveFiguresModel(this);
+  live_filter_ = new ManagerFilter(this);
+  live_filter_->setSourceModel(live_);
   runs_ = new FiguresModel(this);
-  live_view_ = figures_view(live_);
+  live_view_ = live_tree(live_filter_);
+  filter_box_ = make_manager_filter_box(*live_filter_);
+  expand_limit_ = new QSpinBox;
+  expand_limit_->setRange(0, 100000);
+  expand_limit_->setValue(kDefaultExpandLimit);
+  expand_limit_->setSuffix(tr(" managers"));
+  expand_limit_->setToolTip(tr("Up to this many managers the live tree opens every worker and target; "
+                               "beyond it only the managers show, each opened on demand"));
   runs_view_ = figures_view(runs_);
   interval_ = new QComboBox;
   for (const int seconds : kIntervals) interval_->addItem(tr("%1 s").arg(seconds), seconds);
@@ -66,9 +103,12 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
   header->addWidget(phase_, 1);
   header->addWidget(new QLabel(tr("Update every")));
   header->addWidget(interval_);
+  header->addWidget(new QLabel(tr("Open all up to")));
+  header->addWidget(expand_limit_);
 
   auto* live_box = new QGroupBox(tr("Live: all managers, each manager, worker and target (select a row for the meters)"));
   auto* live_layout = new QVBoxLayout(live_box);
+  live_layout->addWidget(filter_box_);
   live_layout->addWidget(live_view_);
   auto* runs_box = new QGroupBox(tr("Finished runs of the series"));
   auto* runs_layout = new QVBoxLayout(runs_box);
@@ -87,13 +127,28 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
 
   connect(interval_, &QComboBox::currentIndexChanged, this,
           [this] { emit update_interval_changed(interval_->currentData().toInt()); });
-  connect(live_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ResultsPage::show_meters);
-  connect(live_, &QAbstractItemModel::dataChanged, this, &ResultsPage::show_meters);
-  connect(live_, &QAbstractItemModel::modelReset, this, &ResultsPage::show_meters);
+  connect(expand_limit_, &QSpinBox::valueChanged, this, [this](int managers) {
+    apply_expansion(*live_view_, live_->manager_count(), managers);
+    select_live_row(metered_);
+    emit expand_limit_changed(managers);
+  });
+  connect(live_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+    // An empty selection is a filter hiding the row: the meters stay on it.
+    const auto rows = live_view_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) return;
+    const auto row = live_->row_of(live_filter_->mapToSource(rows.front()));
+    if (!row) return;
+    metered_ = *row;
+    metered_key_ = live_->rows()[*row];
+    show_meters();
+  });
+  // The filter keeps the row selected when it stays visible; one that comes back is selected again.
+  connect(filter_box_, &QLineEdit::textChanged, this, [this] { select_live_row(metered_); });
 }
 
 void ResultsPage::begin_series() {
   live_->set_rows({});
+  show_meters();
   runs_->set_rows({});
   phase_->setText(tr("Starting the series..."));
   since_shown_.invalidate();
@@ -118,10 +173,34 @@ void ResultsPage::show_live(const LiveUpdate& update) {
                            duration_text(update.remaining_s)));
   if (since_shown_.isValid() && since_shown_.elapsed() < update_interval_s() * 1000LL - 200) return;
   since_shown_.start();
-  const bool first = live_->rowCount() == 0;
-  live_->set_rows(update.rows);
-  if (first && live_->rowCount() > 0) live_view_->selectRow(0);
+  if (live_->set_rows(update.rows) == LiveFiguresModel::Change::rows) {
+    // New rows: the meters stay on the row of the same level and name, else go to ALL.
+    const auto& rows = live_->rows();
+    const auto same = metered_key_ ? std::find_if(rows.begin(), rows.end(),
+                                                  [this](const FigureRow& row) { return same_row(row, *metered_key_); })
+                                   : rows.end();
+    metered_ = same == rows.end() ? 0 : static_cast<std::size_t>(same - rows.begin());
+    apply_expansion(*live_view_, live_->manager_count(), expand_limit());
+    select_live_row(metered_);
+  }
+  show_meters();
 }
+
+void ResultsPage::select_live_row(std::size_t row) {
+  const auto index = live_filter_->mapFromSource(live_->index_of(row));
+  if (!index.isValid()) return;
+  if (live_view_->selectionModel()->isRowSelected(index.row(), index.parent())) return;
+  live_view_->selectionModel()->select(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  live_view_->scrollTo(index);
+}
+
+void ResultsPage::set_expand_limit(int managers) { expand_limit_->setValue(managers); }
+
+int ResultsPage::expand_limit() const { return expand_limit_->value(); }
+
+void ResultsPage::set_manager_filter(const QString& text) { filter_box_->setText(text); }
+
+std::size_t ResultsPage::metered_row() const { return metered_ < live_->rows().size() ? metered_ : 0; }
 
 void ResultsPage::end_series(const QString& text) {
   phase_->setText(text);
@@ -146,17 +225,16 @@ void ResultsPage::set_update_interval_s(int seconds) {
 int ResultsPage::update_interval_s() const { return interval_->currentData().toInt(); }
 
 void ResultsPage::show_meters() {
-  const auto rows = live_view_->selectionModel()->selectedRows();
-  const int row = rows.isEmpty() ? 0 : rows.front().row();
-  if (row >= live_->rowCount()) {
+  const auto& rows = live_->rows();
+  if (rows.empty()) {
     for (auto* meter : meters_) meter->setText(QStringLiteral("-"));
     selected_->clear();
     return;
   }
-  selected_->setText(tr("Meters of: <b>%1</b>")
-                         .arg(live_->index(row, FiguresModel::name_column).data().toString().trimmed().toHtmlEscaped()));
+  const auto& row = rows[metered_row()];
+  selected_->setText(tr("Meters of: <b>%1</b>").arg(QString::fromStdString(row.name).toHtmlEscaped()));
   for (int column = FiguresModel::iops_column; column < FiguresModel::column_count; ++column) {
-    meters_[static_cast<std::size_t>(column - 1)]->setText(live_->index(row, column).data().toString());
+    meters_[static_cast<std::size_t>(column - 1)]->setText(figure_data(row, column, Qt::DisplayRole).toString());
   }
 }
 

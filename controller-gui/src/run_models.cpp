@@ -137,49 +137,58 @@ int FiguresModel::rowCount(const QModelIndex& parent) const {
 
 int FiguresModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : column_count; }
 
-QVariant FiguresModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
-  const auto& row = rows_[static_cast<std::size_t>(index.row())];
-  if (role == Qt::TextAlignmentRole && index.column() != name_column) {
+QVariant figure_data(const FigureRow& row, int column, int role) {
+  if (role == Qt::TextAlignmentRole && column != FiguresModel::name_column) {
     return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
   }
-  if (role == Qt::ForegroundRole && index.column() == errors_column && row.errors != 0) {
+  if (role == Qt::ForegroundRole && column == FiguresModel::errors_column && row.errors != 0) {
     return QBrush(QColor(0xb0, 0x00, 0x20));
   }
   if (role != Qt::DisplayRole) return {};
-  switch (index.column()) {
-    case name_column: {
-      // Indent by level so the flat table reads as the tree ALL > manager > worker > target.
-      const int depth = row.level == results::SummaryLevel::all       ? 0
-                        : row.level == results::SummaryLevel::manager ? 1
-                        : row.level == results::SummaryLevel::worker  ? 2
-                                                                      : 3;
-      return QString(depth * 3, QLatin1Char(' ')) + QString::fromStdString(row.name);
-    }
-    case iops_column: return fixed(row.iops, 0);
-    case mb_column: return fixed(row.mb_per_s, 2);
-    case average_column: return fixed(row.average_ms, 3);
-    case p99_column: return row.p99_ms ? fixed(*row.p99_ms, 3) : QStringLiteral("-");
-    case maximum_column: return fixed(row.maximum_ms, 3);
-    case errors_column: return static_cast<qulonglong>(row.errors);
-    case cpu_column: return row.cpu_percent ? fixed(*row.cpu_percent, 1) : QStringLiteral("-");
+  switch (column) {
+    case FiguresModel::name_column: return QString::fromStdString(row.name);
+    case FiguresModel::iops_column: return fixed(row.iops, 0);
+    case FiguresModel::mb_column: return fixed(row.mb_per_s, 2);
+    case FiguresModel::average_column: return fixed(row.average_ms, 3);
+    case FiguresModel::p99_column: return row.p99_ms ? fixed(*row.p99_ms, 3) : QStringLiteral("-");
+    case FiguresModel::maximum_column: return fixed(row.maximum_ms, 3);
+    case FiguresModel::errors_column: return static_cast<qulonglong>(row.errors);
+    case FiguresModel::cpu_column: return row.cpu_percent ? fixed(*row.cpu_percent, 1) : QStringLiteral("-");
     default: return {};
   }
 }
 
-QVariant FiguresModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case name_column: return tr("Name");
-    case iops_column: return tr("IOPS");
-    case mb_column: return tr("MB/s");
-    case average_column: return tr("Avg ms");
-    case p99_column: return tr("p99 ms");
-    case maximum_column: return tr("Max ms");
-    case errors_column: return tr("Errors");
-    case cpu_column: return tr("CPU %");
+QString figure_header(int column) {
+  switch (column) {
+    case FiguresModel::name_column: return FiguresModel::tr("Name");
+    case FiguresModel::iops_column: return FiguresModel::tr("IOPS");
+    case FiguresModel::mb_column: return FiguresModel::tr("MB/s");
+    case FiguresModel::average_column: return FiguresModel::tr("Avg ms");
+    case FiguresModel::p99_column: return FiguresModel::tr("p99 ms");
+    case FiguresModel::maximum_column: return FiguresModel::tr("Max ms");
+    case FiguresModel::errors_column: return FiguresModel::tr("Errors");
+    case FiguresModel::cpu_column: return FiguresModel::tr("CPU %");
     default: return {};
   }
+}
+
+QVariant FiguresModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+  const auto& row = rows_[static_cast<std::size_t>(index.row())];
+  if (role == Qt::DisplayRole && index.column() == name_column) {
+    // Indent by level so the flat table reads as the tree ALL > manager > worker > target.
+    const int depth = row.level == results::SummaryLevel::all       ? 0
+                      : row.level == results::SummaryLevel::manager ? 1
+                      : row.level == results::SummaryLevel::worker  ? 2
+                                                                    : 3;
+    return QString(depth * 3, QLatin1Char(' ')) + QString::fromStdString(row.name);
+  }
+  return figure_data(row, index.column(), role);
+}
+
+QVariant FiguresModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  return figure_header(section);
 }
 
 LogModel::LogModel(std::size_t max_entries, QObject* parent)

@@ -2,6 +2,7 @@
 
 #include <QMetaObject>
 #include <QTimer>
+#include <mutex>
 #include <utility>
 
 #include "iomark/controller/embedded_agent.hpp"
@@ -92,24 +93,47 @@ class Session::Observer final : public controller::SeriesObserver {
     if (figures.phase != controller::LivePhase::preparing) {
       update.rows = figure_rows(figures.snapshot, results::summarize_run(figures.snapshot));
     }
-    post([update = std::move(update)](Session& session) { emit session.live(update); });
+    {
+      const std::lock_guard lock(latest_->mutex);
+      const bool already_posted = latest_->update.has_value();
+      latest_->update = std::move(update);
+      if (already_posted) return;  // the UI thread takes this one in its place
+    }
+    post([latest = latest_](Session& session) {
+      std::optional<LiveUpdate> newest;
+      {
+        const std::lock_guard lock(latest->mutex);
+        newest.swap(latest->update);
+      }
+      if (newest) emit session.live(*newest);
+    });
   }
 
   void run_finished(std::size_t index, const results::RunResults& run, const results::RunSummary& summary) override {
-    post([index, run, summary](Session& session) {
-      session.last_results_.runs.push_back(run);
-      emit session.run_finished(index, run, summary);
+    // Copied here, on the series thread, and moved on the UI thread: at 256 managers x 16
+    // workers a run holds 64 MB of histograms.
+    post([index, finished = run, summary](Session& session) mutable {  // `finished` is not const: it can move
+      session.last_results_.runs.push_back(std::move(finished));
+      emit session.run_finished(index, session.last_results_.runs.back(), summary);
     });
   }
 
  private:
+  // The live update posted to the UI thread and not taken yet.
+  struct LatestUpdate {
+    std::mutex mutex;
+    std::optional<LiveUpdate> update;
+  };
+
   template <typename Action>
   void post(Action action) {
     QMetaObject::invokeMethod(
-        &session_, [session = &session_, action = std::move(action)] { action(*session); }, Qt::QueuedConnection);
+        &session_, [session = &session_, action = std::move(action)]() mutable { action(*session); },
+        Qt::QueuedConnection);
   }
 
   Session& session_;
+  std::shared_ptr<LatestUpdate> latest_ = std::make_shared<LatestUpdate>();
 };
 
 Session::Session(controller::RegistryOptions options, QObject* parent)

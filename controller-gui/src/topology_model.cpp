@@ -2,7 +2,9 @@
 
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
 
+#include "iomark/gui/manager_filter.hpp"
 
 namespace iomark::gui {
 
@@ -73,11 +75,39 @@ std::vector<TopologyManagerRow> build_topology(const std::vector<access_specs::M
 
 TopologyModel::TopologyModel(QObject* parent) : QAbstractItemModel(parent) {}
 
-void TopologyModel::set_rows(std::vector<TopologyManagerRow> rows) {
-  if (rows == rows_) return;
-  beginResetModel();
-  rows_ = std::move(rows);
-  endResetModel();
+TopologyModel::Change TopologyModel::set_rows(std::vector<TopologyManagerRow> rows) {
+  if (rows == rows_) return Change::none;
+  const bool same_shape =
+      rows.size() == rows_.size() && std::equal(rows.begin(), rows.end(), rows_.begin(), [](const auto& a, const auto& b) {
+        return a.workers.size() == b.workers.size();
+      });
+  if (!same_shape) {
+    beginResetModel();
+    rows_ = std::move(rows);
+    endResetModel();
+    return Change::rows;
+  }
+  std::swap(rows, rows_);  // `rows` holds the old rows from here
+  for (std::size_t m = 0; m < rows_.size(); ++m) {
+    const auto& now = rows_[m];
+    const auto& before = rows[m];
+    if (now.name != before.name || now.state != before.state || now.details != before.details ||
+        now.connected != before.connected) {
+      emit dataChanged(index(static_cast<int>(m), 0), index(static_cast<int>(m), column_count - 1));
+    }
+    const auto manager = index(static_cast<int>(m), 0);
+    for (std::size_t first = 0; first < now.workers.size();) {
+      if (now.workers[first] == before.workers[first]) {
+        ++first;
+        continue;
+      }
+      auto last = first;
+      while (last + 1 < now.workers.size() && now.workers[last + 1] != before.workers[last + 1]) ++last;
+      emit dataChanged(index(static_cast<int>(first), 0, manager), index(static_cast<int>(last), column_count - 1, manager));
+      first = last + 1;
+    }
+  }
+  return Change::values;
 }
 
 std::optional<TopologyModel::Position> TopologyModel::position(const QModelIndex& index) const {
@@ -117,6 +147,7 @@ QVariant TopologyModel::data(const QModelIndex& index, int role) const {
   const auto where = position(index);
   if (!where) return {};
   const auto& manager = rows_[where->manager];
+  if (role == kManagerNameRole) return where->worker ? QVariant() : QVariant(QString::fromStdString(manager.name));
   if (role == Qt::ForegroundRole && index.column() == state_column && !where->worker) {
     return QBrush(manager.connected ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xa0, 0x5a, 0x00));
   }

@@ -125,7 +125,7 @@ access_specs::TestPlan fleet_plan(const FleetShape& shape) {
   setup.description = "fleet of " + std::to_string(shape.managers) + " managers";
   setup.run_time_s = shape.updates_per_run;
   plan.setup = setup;
-  plan.access_specs = std::vector<access_specs::AccessSpec>{};
+  plan.access_specs = std::vector<access_specs::AccessSpec>{database_spec()};
   std::vector<access_specs::Manager> managers;
   for (std::size_t m = 0; m < shape.managers; ++m) {
     access_specs::Manager manager;
@@ -231,7 +231,12 @@ SeriesRunner feed_fleet(const FleetShape& shape) {
             manager_sample(manager, manager.manager, 0, *pool, window * shape.updates_per_run, shape.updates_per_run));
       }
       const auto summary = results::summarize_run(finished);
-      (void)recorder.record(finished, summary);
+      if (auto recorded = recorder.record(finished, summary); !recorded) {
+        outcome.outcome = results::SeriesOutcome::aborted;
+        outcome.error = recorded.error();
+        outcome.stop_cause = controller::StopCause::failure;
+        return outcome;
+      }
       observer.run_finished(r, finished, summary);
       outcome.runs.push_back({r, finished.info, {}});
     }

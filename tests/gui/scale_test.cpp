@@ -12,9 +12,11 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QItemSelectionModel>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeView>
 #include <algorithm>
 #include <ctime>
 #include <cstdio>
@@ -25,6 +27,7 @@
 #include "fleet_feeder.hpp"
 #include "iomark/gui/charts/live_chart.hpp"
 #include "iomark/gui/main_window.hpp"
+#include "iomark/gui/manager_filter.hpp"
 #include "iomark/gui/results_page.hpp"
 #include "iomark/gui/session.hpp"
 #include "iomark/icf/icf.hpp"
@@ -111,6 +114,14 @@ qint64 median(std::vector<qint64> values) {
   return values[values.size() / 2];
 }
 
+// The top-level rows a tree view shows, and how many of them are open.
+std::pair<int, int> shown_and_open(const QTreeView& view) {
+  const auto* model = view.model();
+  int open = 0;
+  for (int row = 0; row < model->rowCount(); ++row) open += view.isExpanded(model->index(row, 0)) ? 1 : 0;
+  return {model->rowCount(), open};
+}
+
 void save_screenshot(QWidget& widget, const char* name) {
   const char* folder = std::getenv("IOMARK_GUI_SCALE_SCREENSHOTS");
   if (folder == nullptr || *folder == '\0') return;
@@ -142,7 +153,11 @@ TEST(GuiScale, FollowsAFleetSeriesUpdateByUpdate) {
   ASSERT_TRUE(window.open_plan(plan_path));
   const auto load_ms = load.elapsed();
   ASSERT_EQ(window.topology().rows().size(), shape.managers);
-  save_screenshot(window, "fleet-topology");
+  // Beyond the expand limit the topology shows its managers closed.
+  const bool beyond_limit = shape.managers > static_cast<std::size_t>(window.results_page().expand_limit());
+  const auto [topology_shown, topology_open] = shown_and_open(window.topology_view());
+  EXPECT_EQ(topology_shown, static_cast<int>(shape.managers));
+  EXPECT_EQ(topology_open, beyond_limit ? 1 : topology_shown);  // the selected one opens
 
   // What the user watches while it runs: the Results Display (IOMARK_GUI_SCALE_VIEW=charts:
   // the live chart instead).
@@ -171,13 +186,49 @@ TEST(GuiScale, FollowsAFleetSeriesUpdateByUpdate) {
   ASSERT_TRUE(QTest::qWaitFor([&] { return updates >= 1; }, 60'000));
   const int resets_after_first = resets;
   ASSERT_TRUE(QTest::qWaitFor([&] { return finished; }, 60'000 + 2'000 * static_cast<int>(shape.updates_per_run)));
-  save_screenshot(window, "fleet-results-display");
 
   // Every update reached the window and changed figures in place: no model was reset.
   EXPECT_EQ(updates, shape.updates_per_run);
   EXPECT_EQ(resets, resets_after_first);
-  EXPECT_EQ(live.rowCount(), static_cast<int>(1 + shape.managers * (1 + 2 * shape.workers_per_manager)));
+  EXPECT_EQ(live.rows().size(), 1 + shape.managers * (1 + 2 * shape.workers_per_manager));
+  EXPECT_EQ(live.manager_count(), shape.managers);
   EXPECT_EQ(session.last_results().runs.size(), 1U);
+  auto& results = window.results_page();
+  const auto [results_shown, results_open] = shown_and_open(results.live_view());
+  EXPECT_EQ(results_shown, static_cast<int>(1 + shape.managers));  // All managers, then each manager
+  EXPECT_EQ(results_open, beyond_limit ? 0 : results_shown - 1);    // ALL has no rows under it
+  save_screenshot(window, "fleet-results-display");
+
+  // The filter keeps the managers whose name holds its text, and the selection.
+  const auto third = live.index_of(1 + 2 * (1 + 2 * shape.workers_per_manager));  // host-003
+  ASSERT_EQ(live.rows()[*live.row_of(third)].name, testing::fleet_manager_name(2));
+  const auto* shown = results.live_view().model();
+  const auto& filter = static_cast<const ManagerFilter&>(*shown);
+  results.live_view().selectionModel()->select(filter.mapFromSource(third),
+                                               QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  ASSERT_EQ(results.metered_row(), *live.row_of(third));
+  results.set_manager_filter(QStringLiteral("HOST-00"));  // host-001 .. host-009, whatever the case
+  EXPECT_EQ(shown->rowCount(), 1 + static_cast<int>(std::min<std::size_t>(shape.managers, 9)));
+  EXPECT_TRUE(results.live_view().selectionModel()->isSelected(filter.mapFromSource(third)));
+  results.set_manager_filter(QStringLiteral("no such host"));
+  EXPECT_EQ(shown->rowCount(), 1);  // All managers stays
+  EXPECT_EQ(results.metered_row(), *live.row_of(third));  // the meters stay on the hidden row
+  results.set_manager_filter({});
+  EXPECT_EQ(shown->rowCount(), static_cast<int>(1 + shape.managers));
+  EXPECT_TRUE(results.live_view().selectionModel()->isSelected(filter.mapFromSource(third)));
+
+  window.select({2, 5});  // host-003's Worker 6
+  window.set_manager_filter(QStringLiteral("host-00"));
+  EXPECT_EQ(window.topology_view().model()->rowCount(), static_cast<int>(std::min<std::size_t>(shape.managers, 9)));
+  window.set_manager_filter(QStringLiteral("no such host"));
+  EXPECT_EQ(window.topology_view().model()->rowCount(), 0);
+  window.set_manager_filter(QStringLiteral("host-003"));
+  const auto selected = window.topology_view().selectionModel()->selectedRows();
+  ASSERT_EQ(selected.size(), 1);
+  EXPECT_EQ(selected.front().data().toString(), QStringLiteral("Worker 6"));
+  results.set_manager_filter(QStringLiteral("host-003"));
+  results.live_view().expand(filter.mapFromSource(third));
+  save_screenshot(window, "fleet-filtered");
 
   const auto& blocks = probe.blocks_ms();
   ASSERT_EQ(blocks.size(), shape.updates_per_run);

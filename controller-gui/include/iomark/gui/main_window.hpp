@@ -21,6 +21,7 @@
 class QAction;
 class QDockWidget;
 class QLabel;
+class QLineEdit;
 class QTabWidget;
 class QTableView;
 class QTreeView;
@@ -29,6 +30,7 @@ namespace iomark::gui {
 
 class AccessSpecsPage;
 class DiskTargetsPage;
+class ManagerFilter;
 class PlanDocument;
 class ResultsPage;
 class Session;
@@ -71,8 +73,11 @@ class MainWindow : public QMainWindow {
   void add_worker();
   void remove_selected();
   void disconnect_selected();
-  // Selects a row of the topology (a manager, or one of its workers).
+  // Selects a row of the topology (a manager, or one of its workers), when the filter shows it.
   void select(const TopologyModel::Position& position);
+  // Shows only the managers whose name contains `text` in the topology (its filter box's
+  // text); the row selected stays selected, or is selected again when it shows again.
+  void set_manager_filter(const QString& text);
   // Adds a view of results (a chart) to the Charts tab, which appears with the first one.
   void add_chart(QWidget* chart, const QString& title);
   // Brings a chart added with add_chart() to the front.
@@ -85,6 +90,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] AccessSpecsPage& access_specs_page() noexcept { return *specs_page_; }
   [[nodiscard]] LogModel& log() noexcept { return *log_; }
   [[nodiscard]] TopologyModel& topology() noexcept { return *topology_; }
+  // The topology as shown: filtered, opened fully up to the Results Display's expand limit.
+  [[nodiscard]] const QTreeView& topology_view() const noexcept { return *topology_view_; }
   [[nodiscard]] QTabWidget& tabs() noexcept { return *tabs_; }
 
  protected:
@@ -110,6 +117,8 @@ class MainWindow : public QMainWindow {
   Session* session_{};
   LogModel* log_{};
   TopologyModel* topology_{};
+  ManagerFilter* topology_filter_{};
+  QLineEdit* topology_filter_box_{};
   QTreeView* topology_view_{};
   QTabWidget* tabs_{};
   DiskTargetsPage* targets_page_{};

@@ -1,21 +1,30 @@
 // The Results Display tab: live meters (IOPS, MB/s, average/maximum/p99 response time,
-// CPU %, errors) of the row selected in the live table (all managers, a manager, a worker or
+// CPU %, errors) of the row selected in the live tree (all managers, a manager, a worker or
 // a target), refreshed at the chosen update interval, and the finished runs of the series.
+// At fleet scale the tree opens managers only (beyond expand_limit() managers) and a filter
+// box narrows it to the managers whose name holds its text; the selection stays.
 #pragma once
 
 #include <QElapsedTimer>
 #include <QWidget>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
+#include "iomark/gui/live_figures_model.hpp"
 #include "iomark/gui/run_models.hpp"
 #include "iomark/gui/session.hpp"
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
+class QSpinBox;
 class QTableView;
+class QTreeView;
 
 namespace iomark::gui {
+
+class ManagerFilter;
 
 class ResultsPage : public QWidget {
   Q_OBJECT
@@ -33,24 +42,44 @@ class ResultsPage : public QWidget {
   // IOmeter's update frequencies: 1, 2, 3, 4, 5, 10, 15, 30, 45 or 60 s.
   void set_update_interval_s(int seconds);
   [[nodiscard]] int update_interval_s() const;
-  [[nodiscard]] const FiguresModel& live_figures() const noexcept { return *live_; }
+  // Up to how many managers the live tree opens fully when its rows change (a setting on
+  // the page; kDefaultExpandLimit to start with).
+  void set_expand_limit(int managers);
+  [[nodiscard]] int expand_limit() const;
+  // Shows only the managers whose name contains `text` (the filter box's text).
+  void set_manager_filter(const QString& text);
+
+  [[nodiscard]] const LiveFiguresModel& live_figures() const noexcept { return *live_; }
+  // What the live tree shows: the filtered rows, opened as far as the expand limit says.
+  [[nodiscard]] QTreeView& live_view() noexcept { return *live_view_; }
+  // The row of live_figures().rows() the meters show.
+  [[nodiscard]] std::size_t metered_row() const;
   [[nodiscard]] const FiguresModel& run_figures() const noexcept { return *runs_; }
 
  signals:
   void update_interval_changed(int seconds);
+  void expand_limit_changed(int managers);
 
  private:
   void show_meters();
+  void select_live_row(std::size_t row);
 
-  FiguresModel* live_{};
+  LiveFiguresModel* live_{};
+  ManagerFilter* live_filter_{};
   FiguresModel* runs_{};
-  QTableView* live_view_{};
+  QTreeView* live_view_{};
+  QLineEdit* filter_box_{};
+  QSpinBox* expand_limit_{};
   QTableView* runs_view_{};
   QComboBox* interval_{};
   QLabel* phase_{};
   QLabel* selected_{};
   std::vector<QLabel*> meters_;  // one per figure column after the name
   QElapsedTimer since_shown_;
+  // The row the meters show, by place and by level and name: a filter hiding it or rows
+  // changing under it keep it.
+  std::size_t metered_{};
+  std::optional<FigureRow> metered_key_;
 };
 
 }  // namespace iomark::gui

@@ -104,6 +104,11 @@ class FiguresModel : public QAbstractTableModel {
   std::vector<FigureRow> rows_;
 };
 
+// What a figures model shows of `row` in `column` (a FiguresModel::Column) for `role`: the
+// name as it is, figures formatted, right-aligned, errors in red.
+[[nodiscard]] QVariant figure_data(const FigureRow& row, int column, int role);
+[[nodiscard]] QString figure_header(int column);
+
 enum class Severity : std::uint8_t { info, warning, error };
 
 struct LogEntry {

@@ -118,6 +118,8 @@ class Session : public QObject {
   void request_done(bool ok);
   void series_started(std::size_t run_count);
   void run_started(std::size_t index, std::size_t count, const QString& label);
+  // The latest live figures. When the UI thread falls behind, an update it has not taken yet
+  // is replaced by the newer one rather than queued behind it: it never works off a backlog.
   void live(const iomark::gui::LiveUpdate& update);
   void run_finished(std::size_t index, const iomark::results::RunResults& run,
                     const iomark::results::RunSummary& summary);

@@ -5,6 +5,7 @@
 
 #include <QAbstractItemModel>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,15 +39,22 @@ struct TopologyManagerRow {
 [[nodiscard]] std::vector<TopologyManagerRow> build_topology(const std::vector<access_specs::Manager>& planned,
                                                              const std::vector<LiveManager>& live, bool running);
 
+// Top-level rows give their manager's name under kManagerNameRole (manager_filter.hpp).
 class TopologyModel : public QAbstractItemModel {
   Q_OBJECT
 
  public:
   enum Column { name_column, state_column, details_column, column_count };
+  // What set_rows() did.
+  enum class Change : std::uint8_t { none, values, rows };
 
   explicit TopologyModel(QObject* parent = nullptr);
 
-  void set_rows(std::vector<TopologyManagerRow> rows);
+  // Rows of the same shape (as many managers, each with as many workers) change in place,
+  // one dataChanged per changed manager row and per run of changed workers; anything else
+  // resets the model. At 256 managers x 16 workers a reset drops the view's layout, its
+  // expansion and its selection, so it is kept for what changes the rows themselves.
+  Change set_rows(std::vector<TopologyManagerRow> rows);
   [[nodiscard]] const std::vector<TopologyManagerRow>& rows() const noexcept { return rows_; }
 
   // What an index stands for: its manager row, and the worker when it is a worker row.
