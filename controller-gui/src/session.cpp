@@ -110,11 +110,15 @@ class Session::Observer final : public controller::SeriesObserver {
   }
 
   void run_finished(std::size_t index, const results::RunResults& run, const results::RunSummary& summary) override {
-    // Copied here, on the series thread, and moved on the UI thread: at 256 managers x 16
-    // workers a run holds 64 MB of histograms.
-    post([index, finished = run, summary](Session& session) mutable {  // `finished` is not const: it can move
+    // At 256 managers x 16 workers a run holds 64 MB of histograms and its summary twice
+    // that: the run is copied here, on the series thread, and moved on the UI thread; the
+    // summary is shared with this observer, so that it is freed here too (with the next run,
+    // or when the series ends), not on the UI thread.
+    auto shared = std::make_shared<const results::RunSummary>(summary);
+    kept_summary_ = shared;
+    post([index, finished = run, shared](Session& session) mutable {  // `finished` is not const: it can move
       session.last_results_.runs.push_back(std::move(finished));
-      emit session.run_finished(index, session.last_results_.runs.back(), summary);
+      emit session.run_finished(index, session.last_results_.runs.back(), *shared);
     });
   }
 
@@ -134,6 +138,7 @@ class Session::Observer final : public controller::SeriesObserver {
 
   Session& session_;
   std::shared_ptr<LatestUpdate> latest_ = std::make_shared<LatestUpdate>();
+  std::shared_ptr<const results::RunSummary> kept_summary_;
 };
 
 Session::Session(controller::RegistryOptions options, QObject* parent)

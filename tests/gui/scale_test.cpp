@@ -18,7 +18,10 @@
 #include <QTimer>
 #include <QTreeView>
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <ctime>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -88,6 +91,12 @@ class UiBlockProbe {
   [[nodiscard]] const std::vector<qint64>& blocks_ms() const noexcept { return blocks_ms_; }
   // The end of the run: the finished run's tree, its summary and the charts drawn from it.
   [[nodiscard]] qint64 run_end_ms() const noexcept { return run_end_ms_; }
+  // The UI thread's CPU time from the end of the run to finish() (the window of run_end_ms()).
+  [[nodiscard]] qint64 run_end_cpu_ms() {
+    close_window();
+    current_ = nullptr;
+    return run_end_cpu_ms_;
+  }
   // The UI thread's CPU time in each update's window (the same windows as blocks_ms()).
   [[nodiscard]] const std::vector<qint64>& cpu_ms() const noexcept { return cpu_ms_; }
 
@@ -95,6 +104,7 @@ class UiBlockProbe {
   void close_window() {
     const auto now = thread_cpu_us();
     if (!blocks_ms_.empty() && current_ == &blocks_ms_.back()) cpu_ms_.push_back((now - window_cpu_us_) / 1000);
+    if (current_ == &run_end_ms_) run_end_cpu_ms_ = (now - window_cpu_us_) / 1000;
     window_cpu_us_ = now;
   }
 
@@ -103,6 +113,7 @@ class UiBlockProbe {
   qint64 last_tick_ms_{};
   std::vector<qint64> blocks_ms_;
   qint64 run_end_ms_{};
+  qint64 run_end_cpu_ms_{};
   qint64* current_{};
   qint64 window_cpu_us_{};
   std::vector<qint64> cpu_ms_;
@@ -186,6 +197,8 @@ TEST(GuiScale, FollowsAFleetSeriesUpdateByUpdate) {
   ASSERT_TRUE(QTest::qWaitFor([&] { return updates >= 1; }, 60'000));
   const int resets_after_first = resets;
   ASSERT_TRUE(QTest::qWaitFor([&] { return finished; }, 60'000 + 2'000 * static_cast<int>(shape.updates_per_run)));
+  QTest::qWait(200);  // what the end of the run left to draw
+  const auto run_end_cpu_ms = probe.run_end_cpu_ms();
 
   // Every update reached the window and changed figures in place: no model was reset.
   EXPECT_EQ(updates, shape.updates_per_run);
@@ -238,14 +251,54 @@ TEST(GuiScale, FollowsAFleetSeriesUpdateByUpdate) {
   const std::vector<qint64> steady_cpu(cpu.begin() + 1, cpu.end());
   std::string each;
   for (const auto block : blocks) each += (each.empty() ? "" : ",") + std::to_string(block);
-  std::printf("gui-scale managers=%zu workers=%zu updates=%zu load_ms=%lld first_update_ms=%lld run_end_ms=%lld "
+  std::printf("gui-scale managers=%zu workers=%zu updates=%zu load_ms=%lld first_update_ms=%lld run_end_ms=%lld run_end_cpu_ms=%lld "
               "max_block_ms=%lld median_block_ms=%lld max_cpu_ms=%lld median_cpu_ms=%lld idle_gap_ms=%lld blocks_ms=%s\n",
               shape.managers, shape.workers_per_manager, blocks.size(), static_cast<long long>(load_ms),
               static_cast<long long>(blocks.front()), static_cast<long long>(probe.run_end_ms()),
+              static_cast<long long>(run_end_cpu_ms),
               static_cast<long long>(*std::max_element(steady.begin(), steady.end())),
               static_cast<long long>(median(steady)),
               static_cast<long long>(*std::max_element(steady_cpu.begin(), steady_cpu.end())),
               static_cast<long long>(median(steady_cpu)), static_cast<long long>(idle_ms), each.c_str());
+}
+
+// A UI thread busy while the series reports five updates takes only the newest one afterwards,
+// then the finished run, in order.
+TEST(GuiScale, HandsABusyUiThreadOnlyTheNewestLiveUpdate) {
+  testing::FleetShape shape;
+  shape.managers = 2;
+  shape.workers_per_manager = 2;
+  std::atomic<bool> reported{false};
+  Session session(controller::RegistryOptions{});
+  session.set_series_runner([&](const std::vector<controller::ManagerLink*>&, const controller::SeriesPlan& series,
+                                controller::SeriesObserver& observer, controller::ResultsRecorder&, std::stop_token) {
+    const auto& run = series.runs.front();
+    observer.run_started(0, 1, run);
+    for (int second = 1; second <= 5; ++second) {
+      controller::LiveFigures figures;
+      figures.run_count = 1;
+      figures.run = &run;
+      figures.phase = controller::LivePhase::recording;
+      figures.elapsed_s = second;
+      observer.live(figures);
+    }
+    results::RunResults finished{run.info, {}};
+    observer.run_finished(0, finished, results::summarize_run(finished));
+    reported = true;
+    return controller::SeriesOutcome{};
+  });
+  std::vector<double> seen;
+  bool run_finished_after_live = false;
+  QObject::connect(&session, &Session::live, [&](const LiveUpdate& update) { seen.push_back(update.elapsed_s); });
+  QObject::connect(&session, &Session::run_finished, [&] { run_finished_after_live = seen.size() == 1; });
+  bool finished = false;
+  QObject::connect(&session, &Session::series_finished, [&] { finished = true; });
+  ASSERT_TRUE(session.start_series(testing::fleet_series(shape), std::string()));
+  while (!reported) std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the UI thread is busy
+  ASSERT_TRUE(QTest::qWaitFor([&] { return finished; }, 10'000));
+  EXPECT_EQ(seen, std::vector<double>{5.0});
+  EXPECT_TRUE(run_finished_after_live);
+  EXPECT_EQ(session.last_results().runs.size(), 1U);
 }
 
 }  // namespace
