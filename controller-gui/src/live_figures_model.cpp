@@ -20,7 +20,6 @@ LiveFiguresModel::LiveFiguresModel(QObject* parent) : QAbstractItemModel(parent)
 LiveFiguresModel::Change LiveFiguresModel::set_rows(const std::vector<FigureRow>& rows) {
   if (rows.empty() && rows_.empty()) return Change::none;
   if (!rows_.empty() && same_rows(rows_, rows)) {
-    if (rows == rows_) return Change::none;
     // Compared before rows_ changes; announced after, so views read the new figures.
     std::vector<std::pair<std::size_t, std::size_t>> changed;  // first and last row of a group
     auto note = [&](const std::vector<std::size_t>& group) {
@@ -37,11 +36,12 @@ LiveFiguresModel::Change LiveFiguresModel::set_rows(const std::vector<FigureRow>
     for (const auto& node : nodes_) {
       if (!node.children.empty()) note(node.children);
     }
+    if (changed.empty()) return Change::none;
     std::copy(rows.begin(), rows.end(), rows_.begin());
+    static const QList<int> figure_roles{Qt::DisplayRole, Qt::ForegroundRole};
     for (const auto& [first, last] : changed) {
       emit dataChanged(index_of(first).siblingAtColumn(FiguresModel::iops_column),
-                       index_of(last).siblingAtColumn(FiguresModel::column_count - 1),
-                       {Qt::DisplayRole, Qt::ForegroundRole});
+                       index_of(last).siblingAtColumn(FiguresModel::column_count - 1), figure_roles);
     }
     return Change::figures;
   }
