@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <optional>
 
 namespace iomark::network {
 
@@ -28,15 +27,19 @@ Error socket_error(const std::string& what, int error_number) {
 // (every call moves data) never reads the clock.
 class StallClock {
  public:
-  void moved() noexcept { since_.reset(); }
+  void moved() noexcept { waiting_ = false; }
   [[nodiscard]] bool expired() {
     const auto now = std::chrono::steady_clock::now();
-    if (!since_) since_ = now;
-    return now - *since_ > kStallLimit;
+    if (!waiting_) {
+      waiting_ = true;
+      since_ = now;
+    }
+    return now - since_ > kStallLimit;
   }
 
  private:
-  std::optional<std::chrono::steady_clock::time_point> since_;
+  bool waiting_{false};
+  std::chrono::steady_clock::time_point since_{};
 };
 
 Result<sockaddr_in> ipv4(const std::string& address, std::uint16_t port) {
