@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -64,9 +65,16 @@ Result<Socket> new_socket() {
   return Socket(fd);
 }
 
-void no_delay(const Socket& socket) {
+// A connected socket for transfers: TCP_NODELAY, and blocking calls that give up after one
+// poll step, so a transfer costs one system call per chunk (no poll before each), and stop
+// and the stall limit are still looked at every 100 ms.
+void ready_for_transfers(const Socket& socket) {
   const int on = 1;
   (void)::setsockopt(socket.fd(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  const timeval step{0, kPollStepMs * 1000};
+  (void)::setsockopt(socket.fd(), SOL_SOCKET, SO_RCVTIMEO, &step, sizeof step);
+  (void)::setsockopt(socket.fd(), SOL_SOCKET, SO_SNDTIMEO, &step, sizeof step);
+  (void)::fcntl(socket.fd(), F_SETFL, ::fcntl(socket.fd(), F_GETFL) & ~O_NONBLOCK);
 }
 
 // Waits up to one poll step for `events`; false on timeout.
@@ -155,7 +163,7 @@ Result<Socket> accept_peer(const Socket& listener, const std::string& peer_addre
       ++refused;
       continue;
     }
-    no_delay(accepted);
+    ready_for_transfers(accepted);
     return accepted;
   }
 }
@@ -193,7 +201,7 @@ Result<Socket> connect_peer(const std::string& local_address, const std::string&
       continue;
     }
     if (error_number != 0) return fail(socket_error("cannot connect to " + peer + " from " + local_address, error_number));
-    no_delay(*socket);
+    ready_for_transfers(*socket);
     const auto sent = send_all(*socket, preamble, stopping);
     if (sent.outcome == TransferOutcome::stopped) return Socket();
     if (sent.outcome != TransferOutcome::done) {
@@ -219,7 +227,7 @@ TransferStatus send_all(const Socket& socket, std::span<const std::byte> bytes, 
   std::size_t done = 0;
   StallClock stall;
   while (done < bytes.size()) {
-    const auto sent = ::send(socket.fd(), bytes.data() + done, bytes.size() - done, MSG_DONTWAIT | MSG_NOSIGNAL);
+    const auto sent = ::send(socket.fd(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
     if (sent >= 0) {
       done += static_cast<std::size_t>(sent);
       stall.moved();
@@ -229,7 +237,6 @@ TransferStatus send_all(const Socket& socket, std::span<const std::byte> bytes, 
     if (errno != EAGAIN && errno != EINTR) return {TransferOutcome::failed, errno};
     if (stopping()) return {TransferOutcome::stopped, 0};
     if (stall.expired()) return {TransferOutcome::stalled, 0};
-    (void)wait_for(socket, POLLOUT);
   }
   return {};
 }
@@ -238,7 +245,7 @@ TransferStatus receive_all(const Socket& socket, std::span<std::byte> bytes, con
   std::size_t done = 0;
   StallClock stall;
   while (done < bytes.size()) {
-    const auto got = ::recv(socket.fd(), bytes.data() + done, bytes.size() - done, MSG_DONTWAIT);
+    const auto got = ::recv(socket.fd(), bytes.data() + done, bytes.size() - done, 0);
     if (got > 0) {
       done += static_cast<std::size_t>(got);
       stall.moved();
@@ -248,7 +255,6 @@ TransferStatus receive_all(const Socket& socket, std::span<std::byte> bytes, con
     if (errno != EAGAIN && errno != EINTR) return {TransferOutcome::failed, errno};
     if (stopping()) return {TransferOutcome::stopped, 0};
     if (stall.expired()) return {TransferOutcome::stalled, 0};
-    (void)wait_for(socket, POLLIN);
   }
   return {};
 }

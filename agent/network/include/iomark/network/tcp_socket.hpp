@@ -2,10 +2,10 @@
 // port chosen by the kernel), accepting only the named peer with the right preamble, the
 // client's connect from its own address, and whole transfers in either direction.
 //
-// Every wait polls in steps of at most 100 ms and asks `stopping` in between, so stop() of a
-// worker takes effect within that, whatever the peer does. Sockets are non-blocking with
-// TCP_NODELAY (a 512-byte transaction is not held back by Nagle). Not thread-safe: one
-// worker thread uses a socket.
+// Every wait lasts at most 100 ms before `stopping` is asked again, so stop() of a worker
+// takes effect within that, whatever the peer does. Connected sockets block with 100 ms
+// send and receive timeouts (one system call per chunk moved) and TCP_NODELAY (a 512-byte
+// transaction is not held back by Nagle). Not thread-safe: one worker thread uses a socket.
 #pragma once
 
 #include <chrono>
