@@ -123,6 +123,37 @@ void add_network_pair(RunPlan& run, const PairRequest& pair) {
   run.network_pairs.push_back(recorded);
 }
 
+void drop_managers(RunPlan& run, const std::vector<std::size_t>& dropped) {
+  const auto is_dropped = [&dropped](std::size_t manager) {
+    return std::find(dropped.begin(), dropped.end(), manager) != dropped.end();
+  };
+  // Worker positions of each manager to remove, largest first so earlier ones stay valid.
+  std::map<std::size_t, std::vector<std::size_t>> orphans;
+  std::erase_if(run.network_pairs, [&](const NetworkPair& pair) {
+    const bool server_gone = is_dropped(pair.server_manager);
+    const bool client_gone = is_dropped(pair.client_manager);
+    if (server_gone && !client_gone) orphans[pair.client_manager].push_back(pair.client_worker);
+    if (client_gone && !server_gone) orphans[pair.server_manager].push_back(pair.server_worker);
+    return server_gone || client_gone;
+  });
+  for (auto& [manager, workers] : orphans) {
+    std::sort(workers.rbegin(), workers.rend());
+    for (auto& planned : run.managers) {
+      if (planned.manager != manager) continue;
+      for (const auto worker : workers) {
+        planned.assignment.workers.erase(planned.assignment.workers.begin() + static_cast<std::ptrdiff_t>(worker));
+        for (auto& pair : run.network_pairs) {
+          if (pair.server_manager == manager && pair.server_worker > worker) --pair.server_worker;
+          if (pair.client_manager == manager && pair.client_worker > worker) --pair.client_worker;
+        }
+      }
+    }
+  }
+  std::erase_if(run.managers, [&](const ManagerRun& planned) {
+    return is_dropped(planned.manager) || planned.assignment.workers.empty();
+  });
+}
+
 Result<std::map<std::size_t, protocol::NetworkPorts>> relay_ports(
     const RunPlan& run, std::uint64_t run_id, const std::map<std::size_t, protocol::NetworkPorts>& listening) {
   std::map<std::size_t, protocol::NetworkPorts> to_clients;

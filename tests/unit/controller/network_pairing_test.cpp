@@ -112,6 +112,30 @@ TEST(NetworkPairing, EachServersPortGoesToItsClient) {
   EXPECT_FALSE(relay_ports(run, 7, listening));
 }
 
+TEST(NetworkPairing, DroppingAManagerDropsTheOtherEndOfItsPairs) {
+  RunPlan run;
+  ManagerRun disks;
+  disks.manager = 0;
+  disks.assignment.workers.resize(1);
+  run.managers.push_back(disks);
+  add_network_pair(run, request(0, 1));  // manager 0 worker 1 serves manager 1 worker 0
+  add_network_pair(run, request(2, 0));  // manager 2 worker 0 serves manager 0 worker 2
+  add_network_pair(run, request(1, 2));  // manager 1 worker 1 serves manager 2 worker 1
+  drop_managers(run, {1});
+  // Manager 0 keeps its disk worker and its client of manager 2; manager 2 keeps only its
+  // server (its client's server was on manager 1).
+  ASSERT_EQ(run.managers.size(), 2U);
+  EXPECT_EQ(run.managers[0].assignment.workers.size(), 2U);
+  EXPECT_EQ(run.managers[0].assignment.workers[1].name, "Worker 1 (client)");
+  ASSERT_EQ(run.network_pairs, (std::vector<NetworkPair>{{2, 0, 0, 1}}));
+  EXPECT_EQ(run.managers[1].manager, 2U);
+  EXPECT_EQ(run.managers[1].assignment.workers.size(), 1U);
+  drop_managers(run, {2});
+  ASSERT_EQ(run.managers.size(), 1U);
+  EXPECT_EQ(run.managers[0].assignment.workers.size(), 1U) << "only the disk worker is left";
+  EXPECT_TRUE(run.network_pairs.empty());
+}
+
 TEST(NetworkPairing, PairsParseWithOptionalAddresses) {
   EXPECT_EQ(parse_network_pair("a:b"), (PairNames{"a", "b", std::nullopt, std::nullopt}));
   EXPECT_EQ(parse_network_pair("db1@10.0.0.1:db2@10.0.0.2"), (PairNames{"db1", "db2", "10.0.0.1", "10.0.0.2"}));

@@ -65,6 +65,11 @@ struct PairRequest {
 // manager's (each ManagerRun made when the run has none for it yet) and records the pair.
 void add_network_pair(RunPlan& run, const PairRequest& pair);
 
+// The run without the managers in `dropped` (lost earlier in the series): their ManagerRuns
+// go, and so does the other end of every pair they were part of, so no worker waits for a
+// partner that will never come; a manager left with no worker leaves the run too.
+void drop_managers(RunPlan& run, const std::vector<std::size_t>& dropped);
+
 // What Start's replies said, per manager: the ports its servers listen on. Returns the
 // NetworkPorts request for each manager with clients, naming the client's worker.
 // Errors: not_found when a server of the run reported no port (naming manager and worker).
