@@ -9,32 +9,14 @@
 # usage: network_netns_test.sh IOMARK IOMARK_AGENT
 set -uo pipefail
 iomark=$1 agent=$2
-if ((EUID != 0)) || ! command -v ip >/dev/null; then
-  echo "network_netns: skipped: needs root and iproute2 to create network namespaces"
-  exit 77
-fi
 source "$(dirname "$0")/harness.sh"
+netns_require network_netns
 suffix=$$
-namespaces=()
-netns_cleanup() {
-  stop_started
-  for ns in "${namespaces[@]}"; do ip netns delete "$ns" 2>/dev/null; done
-  for n in 1 2; do ip link delete "iomn$n-$suffix" 2>/dev/null; done
-  harness_cleanup
-}
-trap netns_cleanup EXIT
 
 managers=()
 for n in 1 2; do
-  ns=iomark-net-$n-$suffix
-  here=iomn$n-$suffix there=iomn$n-p$suffix
-  ip netns add "$ns" || { echo "network_netns: cannot create a namespace"; exit 1; }
-  namespaces+=("$ns")
-  ip link add "$here" type veth peer name "$there" && ip link set "$there" netns "$ns" || exit 1
-  ip addr add "10.78.$n.1/24" dev "$here" && ip link set "$here" up
-  ip netns exec "$ns" ip addr add "10.78.$n.2/24" dev "$there"
-  ip netns exec "$ns" ip link set "$there" up
-  ip netns exec "$ns" ip link set lo up
+  add_namespace "iomark-net-$n-$suffix" "iomn$n-$suffix" "iomn$n-p$suffix" "10.78.$n.1/24" "10.78.$n.2/24" ||
+    { echo "network_netns: cannot create namespace $n"; exit 1; }
 done
 ns_a=${namespaces[0]} ns_b=${namespaces[1]}
 # The data link, straight from A to B.
