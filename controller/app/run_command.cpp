@@ -264,8 +264,8 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
     plan = std::move(*mapped);
   } else if (!options.target_map.empty()) {
     return report(Error(ErrorCode::invalid_argument, "--map-target renames a plan's targets: name a PLAN.icf"));
-  } else if (options.run.targets.empty()) {
-    return report(Error(ErrorCode::invalid_argument, "name a plan file or at least one --target"));
+  } else if (options.run.targets.empty() && options.run.network_pairs.empty()) {
+    return report(Error(ErrorCode::invalid_argument, "name a plan file, at least one --target or a --network-pair"));
   }
 
   controller::RegistryOptions registry_options;
@@ -316,7 +316,13 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
                                          flags.buffered, size->count(),
                                          access_specs::parse_data_pattern(flags.data_pattern)
                                              .value_or(access_specs::DataPattern::repeating_bytes),
-                                         flags.seed, flags.description.empty() ? "iomark run" : flags.description};
+                                         flags.seed, flags.description.empty() ? "iomark run" : flags.description,
+                                         {}};
+    for (const auto& text : flags.network_pairs) {
+      auto pair = controller::parse_network_pair(text);
+      if (!pair) return report(pair.error());
+      quick.network_pairs.push_back(std::move(*pair));
+    }
     series = controller::quick_series(quick, managers.links());
   }
   if (!series) return report(series.error());

@@ -6,6 +6,7 @@
 
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/seed.hpp"
+#include "iomark/controller/network_pairing.hpp"
 #include "iomark/controller/plan_expansion.hpp"
 #include "same_name.hpp"
 
@@ -68,9 +69,6 @@ Result<std::vector<std::size_t>> map_managers(const std::vector<Manager>& planne
 // The path a plan's target names on its manager (see the header).
 Result<std::string> resolve_target(const access_specs::Target& target, const protocol::Inventory& inventory) {
   const auto& name = target.name;
-  if (target.type != access_specs::WorkerType::disk) {
-    return fail(ErrorCode::unsupported, "network targets are not run by this version");
-  }
   if (name.find("[*") != std::string::npos) {
     return fail(ErrorCode::invalid_argument, "'" + name + "' is a template placeholder: put a real target there");
   }
@@ -112,6 +110,65 @@ const access_specs::AccessSpec* spec_named(const TestPlan& plan, std::string_vie
   return access_specs::find_builtin_spec(name);
 }
 
+// The plan manager a network target names (its id is the occurrence of the name).
+std::optional<std::size_t> plan_manager_named(const std::vector<Manager>& managers, const access_specs::Target& target) {
+  for (std::size_t m = 0; m < managers.size(); ++m) {
+    if (same_name(managers[m].name, target.remote_manager_name) &&
+        managers[m].id == target.remote_manager_id.value_or(1)) {
+      return m;
+    }
+  }
+  return std::nullopt;
+}
+
+// The pair a network worker's target makes (iometer-spec §1.7): the server on the worker's
+// manager, the client on the manager owning the target interface.
+Result<PairRequest> network_pair_of(const TestPlan& plan, std::size_t server_plan_manager, const Worker& worker,
+                                    const access_specs::Target& target, const std::vector<std::size_t>& mapping,
+                                    const std::vector<ManagerLink*>& links, std::uint64_t& salt,
+                                    std::vector<std::string>& notes) {
+  if (worker.type != access_specs::WorkerType::network_tcp || target.type != access_specs::WorkerType::network_tcp) {
+    return fail(ErrorCode::unsupported, "VI network workers are not run (TCP only)");
+  }
+  const auto client_plan_manager = plan_manager_named(*plan.managers, target);
+  if (!client_plan_manager) {
+    return fail(ErrorCode::not_found, "the target's manager '" + target.remote_manager_name + "' is not in the plan");
+  }
+  PairRequest pair;
+  pair.server_manager = mapping[server_plan_manager];
+  pair.client_manager = mapping[*client_plan_manager];
+  const auto& server = *links[pair.server_manager];
+  const auto& client = *links[pair.client_manager];
+  pair.server_manager_name = server.name();
+  pair.client_manager_name = client.name();
+  const auto* client_nic = find_interface(client.inventory(), target.name);
+  if (client_nic == nullptr) {
+    return fail(ErrorCode::not_found, "'" + target.name + "' is not an interface of manager '" + client.name() +
+                                          "' (--map-target '" + target.name + "=ADDRESS' runs it as another)");
+  }
+  pair.addresses.client = client_nic->address;
+  const auto* own_nic = find_interface(server.inventory(), worker.local_network_interface);
+  if (own_nic == nullptr) {
+    if (!worker.local_network_interface.empty()) {
+      notes.push_back("worker '" + worker.name + "': '" + worker.local_network_interface +
+                      "' is not an interface of '" + server.name() + "': ignored, as IOmeter does");
+    }
+    auto chosen = server_address_for(server.inventory(), server.name(), pair.addresses.client);
+    if (!chosen) return fail(chosen.error());
+    pair.addresses.server = *chosen;
+  } else {
+    pair.addresses.server = own_nic->address;
+  }
+  pair.worker_name = worker.name;
+  pair.seed = worker.use_fixed_seed ? worker.fixed_seed : fresh_seed(++salt);
+  pair.test_connection_rate = worker.test_connection_rate;
+  pair.transactions_per_connection = worker.transactions_per_connection;
+  auto secret = make_pair_secret();
+  if (!secret) return fail(secret.error());
+  pair.secret = *secret;
+  return pair;
+}
+
 bool cycles_queue_depth(access_specs::TestType type) {
   return type == access_specs::TestType::cycle_outstanding_ios ||
          type == access_specs::TestType::cycle_outstanding_ios_and_targets;
@@ -149,6 +206,11 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
     for (const auto& worker : manager.workers) {
       auto& target_paths = worker_paths.emplace_back();
       for (const auto& target : worker.targets.value_or(std::vector<access_specs::Target>{})) {
+        if (target.type != access_specs::WorkerType::disk) {
+          // Checked per run instead (network_pair_of): a network target is an interface.
+          target_paths.emplace_back();
+          continue;
+        }
         auto path = resolve_target(target, link.inventory());
         if (!path) {
           return fail(Error(path.error().code(), "manager '" + link.name() + "', worker '" + worker.name +
@@ -184,6 +246,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
     run.info.cycling_step = static_cast<std::uint32_t>(expanded.cycling_step);
     run.info.test_type = setup.test_type;
     run.info.description = setup.description;
+    std::vector<PairRequest> pairs;  // added once every manager's own workers are in
     for (std::size_t m = 0; m < expanded.managers.size(); ++m) {
       const auto& in_run = expanded.managers[m];
       if (!in_run.active()) continue;
@@ -202,6 +265,19 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
         if (std::none_of(run.info.specs.begin(), run.info.specs.end(),
                          [&](const access_specs::AccessSpec& s) { return s.name == spec->name; })) {
           run.info.specs.push_back(*spec);
+        }
+        if (worker.type != access_specs::WorkerType::disk) {
+          for (const auto& active : worker_in_run.targets) {
+            const auto& target = (*worker.targets)[active.target];
+            auto pair = network_pair_of(plan, m, worker, target, *mapping, links, salt, result.notes);
+            if (!pair) {
+              return fail(Error(pair.error().code(), "manager '" + link.name() + "', worker '" + worker.name +
+                                                         "', target '" + target.name + "': " + pair.error().message()));
+            }
+            pair->spec = *spec;
+            pairs.push_back(std::move(*pair));
+          }
+          continue;
         }
         protocol::WorkerAssignment assigned;
         assigned.name = worker.name;
@@ -235,8 +311,9 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
         }
         manager_run.assignment.workers.push_back(std::move(assigned));
       }
-      run.managers.push_back(std::move(manager_run));
+      if (!manager_run.assignment.workers.empty()) run.managers.push_back(std::move(manager_run));
     }
+    for (const auto& pair : pairs) add_network_pair(run, pair);
     series.runs.push_back(std::move(run));
   }
   return result;

@@ -1,11 +1,57 @@
 #include "iomark/controller/quick_series.hpp"
 
 #include "iomark/common/seed.hpp"
+#include "same_name.hpp"
 
 namespace iomark::controller {
 
+namespace {
+
+Result<std::size_t> link_named(const std::vector<ManagerLink*>& links, const std::string& name) {
+  for (std::size_t l = 0; l < links.size(); ++l) {
+    if (detail::same_name(links[l]->name(), name)) return l;
+  }
+  std::string connected;
+  for (const auto* link : links) connected += (connected.empty() ? "" : ", ") + link->name();
+  return fail(Error(ErrorCode::not_found, "no connected manager '" + name + "' (connected: " + connected + ")")
+                  .in_field("--network-pair"));
+}
+
+// A pair named on the command line, as add_network_pair wants it (secret and seed per run).
+Result<PairRequest> pair_request(const PairNames& names, const QuickSeriesOptions& options,
+                                 const std::vector<ManagerLink*>& links, std::uint64_t& salt) {
+  PairRequest pair;
+  auto server = link_named(links, names.server);
+  if (!server) return fail(server.error());
+  auto client = link_named(links, names.client);
+  if (!client) return fail(client.error());
+  pair.server_manager = *server;
+  pair.client_manager = *client;
+  pair.server_manager_name = links[*server]->name();
+  pair.client_manager_name = links[*client]->name();
+  if (names.server_address && names.client_address) {
+    pair.addresses = {*names.server_address, *names.client_address};
+  } else {
+    auto chosen = choose_pair_addresses(links[*server]->inventory(), pair.server_manager_name,
+                                        links[*client]->inventory(), pair.client_manager_name);
+    if (!chosen) return fail(Error(chosen.error()).in_field("--network-pair"));
+    pair.addresses = {names.server_address.value_or(chosen->server), names.client_address.value_or(chosen->client)};
+  }
+  pair.worker_name = "Network " + pair.server_manager_name + " >> " + pair.client_manager_name;
+  pair.spec = options.spec;
+  pair.seed = options.seed.value_or(fresh_seed(++salt));
+  auto secret = make_pair_secret();
+  if (!secret) return fail(secret.error());
+  pair.secret = *secret;
+  return pair;
+}
+
+}  // namespace
+
 Result<SeriesPlan> quick_series(const QuickSeriesOptions& options, const std::vector<ManagerLink*>& links) {
-  if (options.targets.empty()) return fail(Error(ErrorCode::invalid_argument, "no target").in_field("--target"));
+  if (options.targets.empty() && options.network_pairs.empty()) {
+    return fail(Error(ErrorCode::invalid_argument, "no target").in_field("--target"));
+  }
   if (options.queue_depths.empty()) {
     return fail(Error(ErrorCode::invalid_argument, "no outstanding-I/O count").in_field("--qd"));
   }
@@ -27,7 +73,7 @@ Result<SeriesPlan> quick_series(const QuickSeriesOptions& options, const std::ve
     run.info.description = options.description;
     run.info.specs = {options.spec};
     run.label = "'" + options.spec.name + "' QD " + std::to_string(depth);
-    for (std::size_t m = 0; m < links.size(); ++m) {
+    for (std::size_t m = 0; m < links.size() && !options.targets.empty(); ++m) {
       ManagerRun manager;
       manager.manager = m;
       manager.assignment.engine = options.engine;
@@ -55,6 +101,11 @@ Result<SeriesPlan> quick_series(const QuickSeriesOptions& options, const std::ve
         }
       }
       run.managers.push_back(std::move(manager));
+    }
+    for (const auto& names : options.network_pairs) {
+      auto pair = pair_request(names, options, links, salt);
+      if (!pair) return fail(pair.error());
+      add_network_pair(run, *pair);
     }
     series.runs.push_back(std::move(run));
   }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "iomark/controller/network_pairing.hpp"
 #include "iomark/results/wall_clock.hpp"
 
 namespace iomark::controller {
@@ -37,9 +38,8 @@ Result<results::RunResults> RunDriver::run(const RunPlan& plan, std::size_t inde
     assignment.run_id = run_id;
     if (auto sent = expect_ack(manager.manager, std::move(assignment), ns(kReplyTimeout)); !sent) return fail(sent.error());
   }
-  for (auto phase : {protocol::Phase::start, protocol::Phase::begin_io}) {
-    if (auto done = command_all(plan, run_id, phase); !done) return fail(done.error());
-  }
+  if (auto started = start_all(plan, run_id); !started) return fail(started.error());
+  if (auto done = command_all(plan, run_id, protocol::Phase::begin_io); !done) return fail(done.error());
   if (auto waited = wait(plan, LivePhase::ramp_up, series_.ramp_up_s); !waited) return fail(waited.error());
   if (auto done = command_all(plan, run_id, protocol::Phase::record_on); !done) return fail(done.error());
   results::RunResults run{plan.info, {}};
@@ -147,6 +147,36 @@ Result<void> RunDriver::command_all(const RunPlan& plan, std::uint64_t run_id, p
     auto reply = links_[manager]->await_reply(ids[i], "phase_command", ns(kReplyTimeout), push_handler(manager));
     if (!reply) return fail(reply.error());
     if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
+  }
+  return {};
+}
+
+// Start, as command_all does, except that agents with network servers answer with the ports
+// they listen on; each port then goes to its client, so every server listens before any
+// client connects (at BeginIo).
+Result<void> RunDriver::start_all(const RunPlan& plan, std::uint64_t run_id) {
+  std::vector<std::uint64_t> ids;
+  for (const auto& manager : plan.managers) {
+    auto id = links_[manager.manager]->send(protocol::PhaseCommand{run_id, protocol::Phase::start});
+    if (!id) return fail(id.error());
+    ids.push_back(*id);
+  }
+  std::map<std::size_t, protocol::NetworkPorts> listening;
+  for (std::size_t i = 0; i < plan.managers.size(); ++i) {
+    const auto manager = plan.managers[i].manager;
+    auto reply = links_[manager]->await_reply(ids[i], "phase_command", ns(kReplyTimeout), push_handler(manager));
+    if (!reply) return fail(reply.error());
+    if (auto* ports = std::get_if<protocol::NetworkPorts>(&*reply)) {
+      listening[manager] = std::move(*ports);
+    } else if (!std::holds_alternative<protocol::Ack>(*reply)) {
+      return fail(unexpected(manager, *reply, "an acknowledgement"));
+    }
+  }
+  if (plan.network_pairs.empty()) return {};
+  auto to_clients = relay_ports(plan, run_id, listening);
+  if (!to_clients) return fail(to_clients.error());
+  for (auto& [manager, ports] : *to_clients) {
+    if (auto sent = expect_ack(manager, std::move(ports), ns(kReplyTimeout)); !sent) return fail(sent.error());
   }
   return {};
 }
@@ -265,14 +295,17 @@ Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manag
     worker.transactions_per_connection = first.transactions_per_connection;
     worker.engine = counters.engine;
     worker.engine_reason = counters.engine_reason;
+    const bool network = first.network.has_value();
+    if (network) worker.kind = results::WorkerKind::network;
     for (const auto& target : counters.targets) {
       if (target.target_index >= assigned.targets.size()) {
         return fail(not_assigned("target " + std::to_string(target.target_index) + " of worker " +
                                      std::to_string(counters.worker_index),
                                  assigned.targets.size(), "targets"));
       }
-      worker.targets.push_back(
-          {assigned.targets[target.target_index].path, results::TargetKind::disk, target.counters});
+      const auto& planned = assigned.targets[target.target_index];
+      worker.targets.push_back({network ? planned.network->label : planned.path,
+                                network ? results::TargetKind::network : results::TargetKind::disk, target.counters});
     }
     result.workers.push_back(std::move(worker));
   }

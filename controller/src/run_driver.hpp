@@ -41,6 +41,7 @@ class RunDriver {
   [[nodiscard]] Result<void> expect_ack(std::size_t manager, protocol::Message request, Nanoseconds timeout);
   [[nodiscard]] Result<void> command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase);
   [[nodiscard]] Result<void> prepare(const RunPlan& plan);
+  [[nodiscard]] Result<void> start_all(const RunPlan& plan, std::uint64_t run_id);
   [[nodiscard]] Result<void> wait(const RunPlan& plan, LivePhase phase, std::uint32_t seconds);
   void keep_for_snapshot(std::size_t manager, const protocol::Sample& sample);
   [[nodiscard]] results::RunResults snapshot(const RunPlan& plan) const;

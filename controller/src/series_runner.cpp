@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "iomark/controller/network_pairing.hpp"
 #include "iomark/results/wall_clock.hpp"
 #include "run_driver.hpp"
 
@@ -17,7 +18,7 @@ std::string run_name(std::size_t index, std::size_t count, const RunPlan& run) {
 // The run without the managers dropped so far.
 RunPlan without(const RunPlan& run, const std::set<std::size_t>& dropped) {
   RunPlan active = run;
-  std::erase_if(active.managers, [&](const ManagerRun& manager) { return dropped.contains(manager.manager); });
+  drop_managers(active, {dropped.begin(), dropped.end()});
   return active;
 }
 

@@ -28,6 +28,7 @@ void put(const PhaseCommand& m, pb::Envelope& w) { to_wire(m, *w.mutable_phase_c
 void put(const Sample& m, pb::Envelope& w) { to_wire(m, *w.mutable_sample()); }
 void put(const FinalResults& m, pb::Envelope& w) { to_wire(m, *w.mutable_final_results()); }
 void put(const InventoryRequest& /*m*/, pb::Envelope& w) { w.mutable_inventory_request(); }
+void put(const NetworkPorts& m, pb::Envelope& w) { to_wire(m, *w.mutable_network_ports()); }
 
 // The envelope's body as a domain message; nullopt (with the Checker told why) when absent.
 std::optional<Message> take(const pb::Envelope& w, Checker& check) {
@@ -48,6 +49,7 @@ std::optional<Message> take(const pb::Envelope& w, Checker& check) {
     case Body::kSample: return from_wire(w.sample(), check, FieldPath("sample"));
     case Body::kFinalResults: return from_wire(w.final_results(), check, FieldPath("final_results"));
     case Body::kInventoryRequest: return InventoryRequest{};
+    case Body::kNetworkPorts: return from_wire(w.network_ports(), check, FieldPath("network_ports"));
     case Body::BODY_NOT_SET: break;
   }
   // A body field this version does not know lands in the unknown fields: a newer peer.

@@ -22,6 +22,7 @@ constexpr std::string_view name_of() noexcept {
   else if constexpr (std::is_same_v<T, PhaseCommand>) return "phase_command";
   else if constexpr (std::is_same_v<T, Sample>) return "sample";
   else if constexpr (std::is_same_v<T, FinalResults>) return "final_results";
+  else if constexpr (std::is_same_v<T, NetworkPorts>) return "network_ports";
   else {
     static_assert(std::is_same_v<T, InventoryRequest>, "every message needs a name");
     return "inventory_request";

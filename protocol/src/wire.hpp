@@ -27,6 +27,7 @@ void to_wire(const PrepareProgress& message, pb::PrepareProgress& wire);
 void to_wire(const PhaseCommand& message, pb::PhaseCommand& wire);
 void to_wire(const Sample& message, pb::Sample& wire);
 void to_wire(const FinalResults& message, pb::FinalResults& wire);
+void to_wire(const NetworkPorts& message, pb::NetworkPorts& wire);
 
 [[nodiscard]] Hello from_wire(const pb::Hello& wire, Checker& check, const FieldPath& path);
 [[nodiscard]] AuthChallenge from_wire(const pb::AuthChallenge& wire, Checker& check, const FieldPath& path);
@@ -41,5 +42,6 @@ void to_wire(const FinalResults& message, pb::FinalResults& wire);
 [[nodiscard]] PhaseCommand from_wire(const pb::PhaseCommand& wire, Checker& check, const FieldPath& path);
 [[nodiscard]] Sample from_wire(const pb::Sample& wire, Checker& check, const FieldPath& path);
 [[nodiscard]] FinalResults from_wire(const pb::FinalResults& wire, Checker& check, const FieldPath& path);
+[[nodiscard]] NetworkPorts from_wire(const pb::NetworkPorts& wire, Checker& check, const FieldPath& path);
 
 }  // namespace iomark::protocol::detail

@@ -1,5 +1,8 @@
 // Inventory, assignments, preparation and phase commands.
 
+#include <arpa/inet.h>
+
+#include <cstring>
 #include <string>
 
 #include "iomark/access_specs/field_descriptors.hpp"
@@ -46,7 +49,36 @@ bool check_engine_name(Checker& check, std::string_view name, const FieldPath& w
                         " characters of a-z, 0-9, '_' and '-' (an engine name)");
 }
 
+// A dotted IPv4 address ("10.0.0.5"), as network workers bind and connect with.
+bool check_ipv4(Checker& check, const std::string& address, const FieldPath& where) {
+  if (!check.ok()) return false;
+  in_addr parsed{};
+  if (address.size() <= 15 && ::inet_pton(AF_INET, address.c_str(), &parsed) == 1) return true;
+  return check.fail(ErrorCode::invalid_argument, where, "is not a dotted IPv4 address");
+}
+
 // ---- Inventory --------------------------------------------------------------------
+
+void to_wire(const NetworkInterface& nic, pb::NetworkInterface& wire) {
+  wire.set_name(nic.name);
+  wire.set_address(nic.address);
+  wire.set_prefix_length(nic.prefix_length);
+  wire.set_mtu_bytes(nic.mtu_bytes);
+  if (nic.speed_mbps) wire.set_speed_mbps(*nic.speed_mbps);
+}
+
+NetworkInterface from_wire(const pb::NetworkInterface& wire, Checker& check, const FieldPath& path) {
+  NetworkInterface nic;
+  nic.name = wire.name();
+  nic.address = wire.address();
+  nic.prefix_length = wire.prefix_length();
+  nic.mtu_bytes = wire.mtu_bytes();
+  if (wire.has_speed_mbps()) nic.speed_mbps = wire.speed_mbps();
+  check.label(nic.name, 1, path / "name");
+  check_ipv4(check, nic.address, path / "address");
+  check.in_range(nic.prefix_length, 0, 32, path / "prefix_length");
+  return nic;
+}
 
 void to_wire(const BlockDevice& device, pb::BlockDevice& wire) {
   wire.set_path(device.path);
@@ -150,6 +182,33 @@ void to_wire(const TargetAssignment& target, pb::TargetAssignment& wire) {
   wire.set_seed(target.seed);
   wire.set_test_connection_rate(target.test_connection_rate);
   wire.set_transactions_per_connection(target.transactions_per_connection);
+  if (target.network) {
+    auto& network = *wire.mutable_network();
+    network.set_role(static_cast<pb::NetworkRole>(target.network->role));
+    network.set_local_address(target.network->local_address);
+    network.set_peer_address(target.network->peer_address);
+    network.set_peer_port(target.network->peer_port);
+    network.set_pair_secret(target.network->pair_secret.data(), target.network->pair_secret.size());
+    network.set_label(target.network->label);
+  }
+}
+
+NetworkEndpoint from_wire(const pb::NetworkEndpoint& wire, Checker& check, const FieldPath& path) {
+  NetworkEndpoint endpoint;
+  check.enumeration(wire.role(), NetworkRole::server, NetworkRole::client, 0, endpoint.role, path / "role");
+  endpoint.local_address = wire.local_address();
+  endpoint.peer_address = wire.peer_address();
+  endpoint.peer_port = wire.peer_port();
+  endpoint.label = wire.label();
+  check_ipv4(check, endpoint.local_address, path / "local_address");
+  check_ipv4(check, endpoint.peer_address, path / "peer_address");
+  check.in_range(endpoint.peer_port, 0, 65535, path / "peer_port");
+  check.label(endpoint.label, 1, path / "label");
+  if (check.require(wire.pair_secret().size() == kPairSecretBytes, path / "pair_secret",
+                    "must be " + std::to_string(kPairSecretBytes) + " bytes")) {
+    std::memcpy(endpoint.pair_secret.data(), wire.pair_secret().data(), kPairSecretBytes);
+  }
+  return endpoint;
 }
 
 TargetAssignment from_wire(const pb::TargetAssignment& wire, Checker& check, const FieldPath& path) {
@@ -161,7 +220,11 @@ TargetAssignment from_wire(const pb::TargetAssignment& wire, Checker& check, con
   target.seed = wire.seed();
   target.test_connection_rate = wire.test_connection_rate();
   target.transactions_per_connection = wire.transactions_per_connection();
-  check.path(target.path, path / "path");
+  if (wire.has_network()) {
+    target.network = from_wire(wire.network(), check, path / "network");
+  } else {
+    check.path(target.path, path / "path");
+  }
   check_descriptor(check, FieldId::outstanding_ios, target.outstanding_ios, path / "outstanding_ios");
   check_descriptor(check, FieldId::max_disk_size_sectors, target.maximum_size_sectors, path / "maximum_size_sectors");
   check_descriptor(check, FieldId::starting_sector, target.starting_sector, path / "starting_sector");
@@ -227,6 +290,7 @@ void to_wire(const Inventory& message, pb::Inventory& wire) {
   for (const auto& file_system : message.file_systems) to_wire(file_system, *wire.add_file_systems());
   for (const auto& path : message.allowed_paths) wire.add_allowed_paths(path);
   for (const auto& engine : message.engines) wire.add_engines(engine);
+  for (const auto& nic : message.interfaces) to_wire(nic, *wire.add_interfaces());
 }
 
 Inventory from_wire(const pb::Inventory& wire, Checker& check, const FieldPath& path) {
@@ -264,6 +328,12 @@ Inventory from_wire(const pb::Inventory& wire, Checker& check, const FieldPath& 
     for (int i = 0; i < wire.engines_size() && check.ok(); ++i) {
       check_engine_name(check, wire.engines(i), path.item("engines", static_cast<std::size_t>(i)));
       message.engines.push_back(wire.engines(i));
+    }
+  }
+  if (check.count(wire.interfaces_size(), 0, kMaxNetworkInterfaces, path / "interfaces")) {
+    for (int i = 0; i < wire.interfaces_size() && check.ok(); ++i) {
+      message.interfaces.push_back(
+          from_wire(wire.interfaces(i), check, path.item("interfaces", static_cast<std::size_t>(i))));
     }
   }
   return message;
@@ -328,6 +398,31 @@ PhaseCommand from_wire(const pb::PhaseCommand& wire, Checker& check, const Field
   PhaseCommand message;
   message.run_id = wire.run_id();
   check.enumeration(wire.phase(), Phase::start, Phase::abort, 0, message.phase, path / "phase");
+  return message;
+}
+
+void to_wire(const NetworkPorts& message, pb::NetworkPorts& wire) {
+  wire.set_run_id(message.run_id);
+  for (const auto& port : message.ports) {
+    auto& out = *wire.add_ports();
+    out.set_worker_index(port.worker_index);
+    out.set_target_index(port.target_index);
+    out.set_port(port.port);
+  }
+}
+
+NetworkPorts from_wire(const pb::NetworkPorts& wire, Checker& check, const FieldPath& path) {
+  NetworkPorts message;
+  message.run_id = wire.run_id();
+  if (!check.count(wire.ports_size(), 0, kMaxWorkers * kMaxTargetsPerWorker, path / "ports")) return message;
+  for (int i = 0; i < wire.ports_size() && check.ok(); ++i) {
+    const auto& port = wire.ports(i);
+    const auto at = path.item("ports", static_cast<std::size_t>(i));
+    check.in_range(port.worker_index(), 0, kMaxWorkers - 1, at / "worker_index");
+    check.in_range(port.target_index(), 0, kMaxTargetsPerWorker - 1, at / "target_index");
+    check.in_range(port.port(), 1, 65535, at / "port");
+    message.ports.push_back({port.worker_index(), port.target_index(), port.port()});
+  }
   return message;
 }
 

@@ -75,6 +75,14 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
                      ->type_name("PATH")
                      ->group(group(kWorkloadGroup));
   if (!series) target->required();
+  if (series) {
+    command
+        .add_option("--network-pair", flags.network_pairs,
+                    "A TCP pair without a plan: SERVER manager listens, CLIENT connects (addresses optional); "
+                    "repeatable")
+        ->type_name("SERVER[@IPV4]:CLIENT[@IPV4]")
+        ->group(group(kWorkloadGroup));
+  }
   auto* spec = command.add_option("--spec", flags.spec_name, "Built-in access spec (see `iomark specs list`)")
                    ->type_name("NAME")
                    ->default_str(std::string(kDefaultSpec))

@@ -69,7 +69,9 @@ forbid(iomark_report "^iomark_(protocol|transport|agent|engine|targets|workload|
 forbid(iomark_protocol "^iomark_(transport|agent|engine|targets|workload|controller)" "the wire sits below both ends")
 forbid(iomark_legacy "^iomark_(icf|results|protocol|transport|agent|engine|targets|workload|controller)"
        "the legacy codec is IOmeter's byte images <-> the model, nothing more")
-forbid(iomark_controller_core "^iomark_(agent_core|engine|targets|workload)"
+forbid(iomark_network "^iomark_(agent_core|engine|targets|controller|transport|results)"
+       "network workers are sockets and rules: no disk engine, no controller, no sessions")
+forbid(iomark_controller_core "^iomark_(agent_core|engine|targets|workload|network)"
        "the controller core drives agents only through the protocol")
 forbid(iomark-agent "^(Qt6?::|iomark_controller|iomark_gui)" "load-generator hosts are headless")
 forbid(iomark_agent_core "^iomark_controller" "the agent never depends on the controller")

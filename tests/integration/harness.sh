@@ -134,6 +134,35 @@ io_flowing() {
 # csv_count FILE PATTERN: lines of FILE matching the extended regular expression.
 csv_count() { grep -Ec -- "$2" "$1" 2>/dev/null; }
 
+# Network namespaces standing in for hosts (root only). netns_require NAME: exits 77
+# (skipped), saying why, unless root with iproute2. add_namespace NS HERE THERE HERE_CIDR
+# THERE_CIDR: the namespace NS joined to this one by the veth pair HERE (here) and THERE
+# (inside), addresses on both, lo up inside. From then on the EXIT trap (netns_cleanup) also
+# removes every namespace and link made here, by name.
+namespaces=() host_links=()
+netns_require() {
+  if ((EUID != 0)) || ! command -v ip >/dev/null; then
+    echo "$1: skipped: needs root and iproute2 to create network namespaces"
+    exit 77
+  fi
+}
+netns_cleanup() {
+  stop_started
+  for ns in "${namespaces[@]}"; do ip netns delete "$ns" 2>/dev/null; done
+  for link in "${host_links[@]}"; do ip link delete "$link" 2>/dev/null; done
+  harness_cleanup
+}
+add_namespace() {
+  local ns=$1 here=$2 there=$3
+  trap netns_cleanup EXIT
+  ip netns add "$ns" || return 1
+  namespaces+=("$ns")
+  ip link add "$here" type veth peer name "$there" && ip link set "$there" netns "$ns" || return 1
+  host_links+=("$here")
+  ip addr add "$4" dev "$here" && ip link set "$here" up && ip netns exec "$ns" ip addr add "$5" dev "$there" &&
+    ip netns exec "$ns" ip link set "$there" up && ip netns exec "$ns" ip link set lo up
+}
+
 finish() {  # finish TEST_NAME
   echo "$1: $passed passed, $failed failed"
   ((failed == 0))

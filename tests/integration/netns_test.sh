@@ -9,32 +9,15 @@
 # usage: netns_test.sh IOMARK IOMARK_AGENT
 set -uo pipefail
 iomark=$1 agent=$2
-if ((EUID != 0)) || ! command -v ip >/dev/null; then
-  echo "netns: skipped: needs root and iproute2 to create network namespaces"
-  exit 77
-fi
 source "$(dirname "$0")/harness.sh"
+netns_require netns
 suffix=$$
-namespaces=()
-netns_cleanup() {
-  stop_started
-  for ns in "${namespaces[@]}"; do ip netns delete "$ns" 2>/dev/null; done
-  for n in 1 2; do ip link delete "iomk$n-$suffix" 2>/dev/null; done
-  harness_cleanup
-}
-trap netns_cleanup EXIT
 
 managers=()
 for n in 1 2; do
   ns=iomark-test-$n-$suffix
-  here=iomk$n-$suffix there=iomk$n-p$suffix
-  ip netns add "$ns" || { echo "netns: cannot create a namespace"; exit 1; }
-  namespaces+=("$ns")
-  ip link add "$here" type veth peer name "$there" && ip link set "$there" netns "$ns" || exit 1
-  ip addr add "10.77.$n.1/24" dev "$here" && ip link set "$here" up
-  ip netns exec "$ns" ip addr add "10.77.$n.2/24" dev "$there"
-  ip netns exec "$ns" ip link set "$there" up
-  ip netns exec "$ns" ip link set lo up
+  add_namespace "$ns" "iomk$n-$suffix" "iomk$n-p$suffix" "10.77.$n.1/24" "10.77.$n.2/24" ||
+    { echo "netns: cannot create namespace $n"; exit 1; }
   ip netns exec "$ns" "$agent" --listen "10.77.$n.2:1066" -n "host$n" --key-file "$work/key" \
     --allow "$work/data" >"$work/agent$n.log" 2>&1 &
   pids+=($!)

@@ -43,6 +43,17 @@ Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) 
     // The data pattern is per worker in the engine (one write buffer); IOmeter sets it per
     // worker too, so every target of a worker carries the same value.
     mapped.data_pattern = worker.targets.front().data_pattern;
+    if (const auto& first = worker.targets.front(); first.network) {
+      if (worker.targets.size() != 1) {
+        return fail(Error(ErrorCode::unsupported, "worker \"" + worker.name +
+                                                      "\": a network worker has exactly one target in this version")
+                        .in_field("assignment.workers.targets"));
+      }
+      mapped.network = NetworkTarget{*first.network, first.seed, first.test_connection_rate,
+                                     first.transactions_per_connection};
+      run.workers.push_back(std::move(mapped));
+      continue;
+    }
     for (const auto& target : worker.targets) {
       mapped.targets.push_back({target.path, target.outstanding_ios, target.starting_sector,
                                 target.maximum_size_sectors, 0, target.seed});
@@ -110,6 +121,7 @@ class Session {
 
   void sample_if_due() {
     if (!run_ || !io_started_) return;
+    report_network_failure();
     const auto now = std::chrono::steady_clock::now();
     if (now < next_sample_) return;
     next_sample_ = now + options_.sample_interval;
@@ -197,6 +209,12 @@ class Session {
         auto session = RunSession::prepare(*run_assignment_, options_.policy, {}, {}, &engine_choices_);
         if (!session) return refuse(request, session.error());
         run_ = std::move(*session);
+        network_failure_reported_ = false;
+        // Network servers listen from here on: their ports go to the controller, which
+        // passes them to the clients before BeginIo.
+        if (auto ports = run_->listening_ports(); !ports.empty()) {
+          return reply(request, protocol::NetworkPorts{command.run_id, std::move(ports)});
+        }
         return ack(request);
       }
       case protocol::Phase::begin_io: {
@@ -227,6 +245,14 @@ class Session {
         abandon_run("aborted by the controller");
         return ack(request);
     }
+  }
+
+  void on(const Envelope& request, const protocol::NetworkPorts& ports) {
+    if (!run_ || !assignment_ || ports.run_id != assignment_->run_id || io_started_) {
+      return refuse(request, Error(ErrorCode::invalid_argument, "network ports come between start and begin I/O"));
+    }
+    if (auto given = run_->set_peer_ports(ports.ports); !given) return refuse(request, given.error());
+    ack(request);
   }
 
   template <typename Other>
@@ -277,6 +303,18 @@ class Session {
     return workers;
   }
 
+  // A network worker whose peer vanished mid-run: the controller hears it at once (naming the
+  // peer and the target), not only when it stops the run.
+  void report_network_failure() {
+    if (network_failure_reported_) return;
+    if (auto failed = run_->network_failure()) {
+      network_failure_reported_ = true;
+      observer_.refused("network transfer", *failed);
+      (void)connection_.send(
+          Envelope{0, 0, protocol::ErrorReport{protocol::ErrorKind::request_failed, sendable(*failed)}});
+    }
+  }
+
   void send_sample() {
     const auto now = std::chrono::steady_clock::now();
     auto current = run_->snapshot(manager_name());
@@ -313,6 +351,7 @@ class Session {
   std::unique_ptr<RunSession> run_;
   bool io_started_{false};
   bool recording_{false};
+  bool network_failure_reported_{false};
   std::uint64_t sequence_{};
   std::chrono::steady_clock::time_point run_started_{};
   std::chrono::steady_clock::time_point last_sample_{};

@@ -1,5 +1,6 @@
 #include "iomark/common/host_name.hpp"
 #include "iomark/agent/inventory.hpp"
+#include "iomark/network/interfaces.hpp"
 
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -328,6 +329,9 @@ protocol::Inventory collect_inventory(const targets::SafetyPolicy& policy,
   }
   inventory.allowed_paths = policy.allowed_paths();
   inventory.engines = engine_names(probes);
+  inventory.interfaces = network::list_interfaces();
+  for (auto& nic : inventory.interfaces) nic.name = sanitize_label(nic.name);
+  std::erase_if(inventory.interfaces, [](const protocol::NetworkInterface& nic) { return nic.name.empty(); });
   fit_to_limits(inventory);
   return inventory;
 }

@@ -74,7 +74,16 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
   std::map<std::string, std::string> prepared_test_files;  // directory -> iobw.tst
   std::size_t seed_index = 0;
   for (const auto& worker : assignment.workers) {
-    WorkerSlot slot{worker, {}, nullptr, {}};
+    if (worker.network) {
+      const auto& target = *worker.network;
+      auto created = network::NetworkWorker::create({worker.name, worker.spec, target.endpoint, target.seed,
+                                                     target.test_connection_rate,
+                                                     target.transactions_per_connection});
+      if (!created) return fail(created.error());
+      session->workers_.push_back({worker, {}, nullptr, std::move(*created), {"tcp", "a network worker"}});
+      continue;
+    }
+    WorkerSlot slot{worker, {}, nullptr, nullptr, {}};
     WorkerOptions options{worker.name, worker.cpu, worker.spec, worker.data_pattern, {}};
     std::uint32_t queue_depth = 0;
     for (const auto& target : worker.targets) {
@@ -139,7 +148,7 @@ std::vector<std::string> RunSession::engine_notes() const {
 
 Result<void> RunSession::start() {
   for (auto& slot : workers_) {
-    if (auto started = slot.worker->start(); !started) {
+    if (auto started = slot.worker ? slot.worker->start() : slot.network_worker->start(); !started) {
       stop();
       return started;
     }
@@ -150,36 +159,82 @@ Result<void> RunSession::start() {
 void RunSession::record_on() {
   if (auto snapshot = read_cpu_snapshot()) cpu_at_record_on_ = std::move(*snapshot);
   record_on_ns_ = monotonic_now_ns();
-  for (auto& slot : workers_) slot.worker->record_on();
+  for (auto& slot : workers_) slot.worker ? slot.worker->record_on() : slot.network_worker->record_on();
 }
 
 void RunSession::record_off() {
-  for (auto& slot : workers_) slot.worker->record_off();
+  for (auto& slot : workers_) slot.worker ? slot.worker->record_off() : slot.network_worker->record_off();
   record_off_ns_ = monotonic_now_ns();
   if (auto snapshot = read_cpu_snapshot()) cpu_at_record_off_ = std::move(*snapshot);
 }
 
 void RunSession::stop() {
-  for (auto& slot : workers_) slot.worker->stop();
+  for (auto& slot : workers_) slot.worker ? slot.worker->stop() : slot.network_worker->stop();
 }
 
 std::optional<Error> RunSession::failure() const {
   for (const auto& slot : workers_) {
-    if (auto failed = slot.worker->failure()) return failed;
+    if (auto failed = slot.worker ? slot.worker->failure() : slot.network_worker->failure()) return failed;
   }
   return std::nullopt;
 }
 
+std::optional<Error> RunSession::network_failure() const {
+  for (const auto& slot : workers_) {
+    if (slot.network_worker && slot.network_worker->failed()) return slot.network_worker->failure();
+  }
+  return std::nullopt;
+}
+
+std::vector<protocol::NetworkPort> RunSession::listening_ports() const {
+  std::vector<protocol::NetworkPort> ports;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    if (!workers_[w].network_worker) continue;
+    if (const auto port = workers_[w].network_worker->listening_port()) {
+      ports.push_back({static_cast<std::uint32_t>(w), 0, *port});
+    }
+  }
+  return ports;
+}
+
+Result<void> RunSession::set_peer_ports(const std::vector<protocol::NetworkPort>& ports) {
+  for (const auto& port : ports) {
+    const bool client = port.worker_index < workers_.size() && port.target_index == 0 &&
+                        workers_[port.worker_index].network_worker &&
+                        workers_[port.worker_index].network_worker->endpoint().role == protocol::NetworkRole::client;
+    if (!client) {
+      return fail(ErrorCode::invalid_argument, "worker " + std::to_string(port.worker_index) + ", target " +
+                                                   std::to_string(port.target_index) + " is not a network client");
+    }
+    workers_[port.worker_index].network_worker->set_peer_port(static_cast<std::uint16_t>(port.port));
+  }
+  return {};
+}
+
+namespace {
+
+WorkerResults worker_results_of(const std::string& name, const network::NetworkWorkerResults& results) {
+  return {name, results.window, {results.counters}};
+}
+
+}  // namespace
+
 results::ManagerResult RunSession::snapshot(const std::string& manager_name) {
   std::vector<WorkerResults> live;
-  for (auto& slot : workers_) live.push_back(slot.worker->snapshot());
+  for (auto& slot : workers_) {
+    live.push_back(slot.worker ? slot.worker->snapshot()
+                               : worker_results_of(slot.assignment.name, slot.network_worker->snapshot()));
+  }
   const auto now = read_cpu_snapshot();
   return manager_result(manager_name, live, now ? *now : CpuSnapshot{});
 }
 
 results::ManagerResult RunSession::results(const std::string& manager_name) const {
   std::vector<WorkerResults> final_results;
-  for (const auto& slot : workers_) final_results.push_back(slot.worker->results());
+  for (const auto& slot : workers_) {
+    final_results.push_back(slot.worker ? slot.worker->results()
+                                        : worker_results_of(slot.assignment.name, slot.network_worker->results()));
+  }
   return manager_result(manager_name, final_results, cpu_at_record_off_.value_or(CpuSnapshot{}));
 }
 
@@ -203,6 +258,18 @@ results::ManagerResult RunSession::manager_result(const std::string& manager_nam
   }
   for (std::size_t w = 0; w < workers_.size(); ++w) {
     const auto& assignment = workers_[w].assignment;
+    if (assignment.network) {
+      results::WorkerResult worker;
+      worker.name = assignment.name;
+      worker.kind = results::WorkerKind::network;
+      worker.spec_name = assignment.spec.name;
+      worker.recording_window = workers[w].window;
+      worker.test_connection_rate = assignment.network->test_connection_rate;
+      worker.transactions_per_connection = assignment.network->transactions_per_connection;
+      worker.targets.push_back({assignment.network->endpoint.label, results::TargetKind::network, workers[w].targets[0]});
+      manager.workers.push_back(std::move(worker));
+      continue;
+    }
     results::WorkerResult worker;
     worker.name = assignment.name;
     worker.spec_name = assignment.spec.name;

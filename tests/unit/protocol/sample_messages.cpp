@@ -61,6 +61,7 @@ Inventory sample_inventory() {
   };
   inventory.allowed_paths = {"/data", "/dev/sdb"};
   inventory.engines = {"io_uring", "linux-aio", "threadpool", "sync", "null"};
+  inventory.interfaces = {{"lo", "127.0.0.1", 8, 65536, std::nullopt}, {"eth0", "10.0.0.5", 24, 9000, 25000}};
   return inventory;
 }
 
@@ -83,7 +84,14 @@ Assignment sample_assignment() {
   second.spec.name = "Other";
   second.spec.default_assignment = access_specs::DefaultAssignment::none;
   second.targets = {{"/dev/nvme0n1", 1, 10, 20, access_specs::DataPattern::repeating_bytes, 1, false, 1}};
-  assignment.workers = {first, second};
+  WorkerAssignment network;
+  network.name = "Worker 3";
+  network.spec = sample_spec();
+  NetworkEndpoint endpoint{NetworkRole::client, "10.0.0.5", "10.0.0.9", 40123, {}, "db2:10.0.0.5 >> db1:10.0.0.9"};
+  endpoint.pair_secret[0] = std::byte{7};
+  endpoint.pair_secret[31] = std::byte{0xFF};
+  network.targets = {{"", 1, 0, 0, access_specs::DataPattern::repeating_bytes, 77, true, 5, endpoint}};
+  assignment.workers = {first, second, network};
   return assignment;
 }
 
@@ -133,6 +141,7 @@ std::vector<Envelope> every_message() {
       sample_sample(),
       sample_final_results(),
       InventoryRequest{},
+      NetworkPorts{42, {{0, 0, 40123}, {2, 0, 1}}},
   };
   std::vector<Envelope> envelopes;
   std::uint64_t id = 1;

@@ -121,6 +121,13 @@ TEST(RunFlags, EachFrontEndKeepsWhatOnlyItCanDo) {
   EXPECT_THROW(app.parse(no_target), CLI::RequiredError);
 }
 
+TEST(RunFlags, NetworkPairsAreTheControllersOnly) {
+  const auto parsed = parse(FrontEnd::controller_run, {"--network-pair", "a:b", "--network-pair", "c@10.0.0.1:d"});
+  EXPECT_EQ(parsed.refusal, "");
+  EXPECT_EQ(parsed.flags.network_pairs, (std::vector<std::string>{"a:b", "c@10.0.0.1:d"}));
+  EXPECT_NE(parse(FrontEnd::agent_run_local, {"--network-pair", "a:b"}).refusal, "");
+}
+
 TEST(RunFlags, HelpGroupsTheFlagsWithValueNamesAndDefaults) {
   RunFlags flags;
   CLI::App app{"test"};

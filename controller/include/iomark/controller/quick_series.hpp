@@ -9,6 +9,7 @@
 
 #include "iomark/access_specs/access_spec.hpp"
 #include "iomark/controller/manager_link.hpp"
+#include "iomark/controller/network_pairing.hpp"
 #include "iomark/controller/series_runner.hpp"
 
 namespace iomark::controller {
@@ -26,10 +27,15 @@ struct QuickSeriesOptions {
   access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
   std::optional<std::uint64_t> seed;  // fixed seed; nullopt = fresh per run
   std::string description;
+  // --network-pair: TCP pairs run beside the targets' workers in every run (the targets may
+  // then be left out).
+  std::vector<PairNames> network_pairs{};
 };
 
 // One RunPlan per queue depth over every manager (run info: CYCLE_OUTSTANDING_IOS when more
-// than one depth is given, NORMAL otherwise). Errors: no target, no queue depth, a depth of 0.
+// than one depth is given, NORMAL otherwise). Errors: no target (and no network pair), no
+// queue depth, a depth of 0; a pair naming a manager that is not connected, or managers that
+// share no subnet (network_pairing.hpp).
 [[nodiscard]] Result<SeriesPlan> quick_series(const QuickSeriesOptions& options,
                                               const std::vector<ManagerLink*>& links);
 

@@ -34,10 +34,21 @@ struct ManagerRun {
   std::vector<protocol::PrepareTarget> prepare;  // test files to create or grow first
 };
 
+// A TCP pair of a run (network_pairing.hpp): which worker of which manager serves and which
+// connects. Indices: `*_manager` into the links, `*_worker` into that manager's assignment.
+struct NetworkPair {
+  std::size_t server_manager{};
+  std::size_t server_worker{};
+  std::size_t client_manager{};
+  std::size_t client_worker{};
+  friend bool operator==(const NetworkPair&, const NetworkPair&) = default;
+};
+
 struct RunPlan {
   results::RunInfo info;  // identity of the run; times are filled in by the runner
   std::vector<ManagerRun> managers;  // active managers only
   std::string label;  // for progress lines, e.g. "'Database' QD 4"
+  std::vector<NetworkPair> network_pairs{};  // servers start before their clients connect
 };
 
 // What the series does when a manager is lost: its connection closed because the agent was

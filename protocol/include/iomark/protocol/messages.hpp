@@ -59,6 +59,8 @@ inline constexpr std::size_t kMaxPrepareTargets = 8192;
 // decoded (its histogram), so this caps what one frame can make the controller allocate.
 inline constexpr std::size_t kMaxTargetCounters = 4096;
 inline constexpr std::uint32_t kMaxSectorBytes = 1U << 20;  // sector and block sizes: powers of 2
+inline constexpr std::size_t kMaxNetworkInterfaces = 256;
+inline constexpr std::size_t kPairSecretBytes = 32;
 
 // ---- Session ------------------------------------------------------------------------
 
@@ -169,6 +171,18 @@ struct FileSystem {
   friend bool operator==(const FileSystem&, const FileSystem&) = default;
 };
 
+// A network interface with an IPv4 address: what a network worker can listen on or connect
+// from (iometer-spec §6.4 "TCP interfaces", plus what IOmeter never showed).
+struct NetworkInterface {
+  std::string name;     // "eth0"; 1..kMaxLabelBytes
+  std::string address;  // dotted IPv4, "10.0.0.5"; 7..15 bytes
+  std::uint32_t prefix_length{32};  // 0..32
+  std::uint32_t mtu_bytes{};        // 0 = unknown
+  // /sys/class/net/NAME/speed where the driver says; nullopt for loopback, veth, a link down.
+  std::optional<std::uint32_t> speed_mbps;
+  friend bool operator==(const NetworkInterface&, const NetworkInterface&) = default;
+};
+
 struct Inventory {
   std::string host_name;  // 1..kMaxLabelBytes
   std::uint32_t cpu_count{1};  // 1..kMaxCpus
@@ -180,6 +194,8 @@ struct Inventory {
   // I/O engines this host can run, best first ("io_uring", "linux-aio", "threadpool",
   // "sync", "null"); 1..kMaxEngines names of 1..kMaxEngineNameBytes of [a-z0-9_-].
   std::vector<std::string> engines;
+  // IPv4 interfaces, 0..kMaxNetworkInterfaces; empty from agents that predate network workers.
+  std::vector<NetworkInterface> interfaces{};
   friend bool operator==(const Inventory&, const Inventory&) = default;
 };
 
@@ -190,9 +206,35 @@ struct InventoryRequest {
 
 // ---- Run control (controller -> agent) -------------------------------------------------
 
+// Which end of a TCP pair a network target is (iometer-spec §3.3 "Disk worker vs network
+// worker"): the server listens, the client connects to it.
+enum class NetworkRole : std::uint8_t { server = 1, client = 2 };
+
+using PairSecret = std::array<std::byte, kPairSecretBytes>;
+
+// A network target: one end of a TCP connection between two workers (usually on two agents).
+// Both ends get the same seed and spec, so they make the same decisions (§2.4, §2.7).
+struct NetworkEndpoint {
+  NetworkRole role{NetworkRole::server};
+  // The IPv4 address this end binds (server: listens on it; client: connects from it).
+  std::string local_address;
+  // The other end's IPv4 address: the only address a server accepts; where a client connects.
+  std::string peer_address;
+  // Client only: the server's port, sent by the controller in NetworkPorts before BeginIo
+  // (0 in the Assignment). Server: 0 (the agent picks one when the run starts).
+  std::uint32_t peer_port{};
+  // A fresh random secret per run and pair, known to both ends and the controller: the
+  // client proves it on every connection (agent/network/pair_proof.hpp).
+  PairSecret pair_secret{};
+  // results.csv's target name: `<this mgr>:<local addr> >> <partner mgr>:<remote addr>`.
+  std::string label;
+  friend bool operator==(const NetworkEndpoint&, const NetworkEndpoint&) = default;
+};
+
 // One target of a worker, with IOmeter's per-target settings (iometer-spec §7.2 Target_Spec).
 struct TargetAssignment {
-  std::string path;  // absolute: a block device or a test file
+  // Absolute: a block device or a test file. Network targets: empty (`network` says all).
+  std::string path;
   std::uint32_t outstanding_ios{1};  // the outstanding_ios field descriptor's range
   std::uint64_t maximum_size_sectors{0};  // 0 = the whole target
   std::uint64_t starting_sector{0};       // maximum + starting must not overflow
@@ -200,6 +242,7 @@ struct TargetAssignment {
   std::uint64_t seed{};  // the target's random seed; the controller picks it, fixed or not
   bool test_connection_rate{false};
   std::uint32_t transactions_per_connection{1};  // the field descriptor's range
+  std::optional<NetworkEndpoint> network{};  // set for network targets only
   friend bool operator==(const TargetAssignment&, const TargetAssignment&) = default;
 };
 
@@ -259,6 +302,23 @@ struct PhaseCommand {
   std::uint64_t run_id{};
   Phase phase{Phase::start};
   friend bool operator==(const PhaseCommand&, const PhaseCommand&) = default;
+};
+
+// The ports of a run's TCP pairs, both ways: the agent answers PhaseCommand{start} with the
+// ports its server targets listen on (instead of an Ack, when it has any), and the
+// controller passes each to the client end with this message as a request (answered with an
+// Ack) before BeginIo. Entries name targets by their position in the Assignment.
+struct NetworkPort {
+  std::uint32_t worker_index{};
+  std::uint32_t target_index{};
+  std::uint32_t port{};  // 1..65535
+  friend bool operator==(const NetworkPort&, const NetworkPort&) = default;
+};
+
+struct NetworkPorts {
+  std::uint64_t run_id{};
+  std::vector<NetworkPort> ports;  // 0..kMaxWorkers * kMaxTargetsPerWorker
+  friend bool operator==(const NetworkPorts&, const NetworkPorts&) = default;
 };
 
 // ---- Measurements (agent -> controller) ------------------------------------------------
@@ -335,7 +395,7 @@ struct FinalResults {
 
 using Message = std::variant<Hello, AuthChallenge, AuthResponse, AuthResult, Heartbeat, Ack, ErrorReport,
                              Inventory, Assignment, PrepareTargets, PrepareProgress, PhaseCommand, Sample,
-                             FinalResults, InventoryRequest>;
+                             FinalResults, InventoryRequest, NetworkPorts>;
 
 // What one frame carries.
 struct Envelope {

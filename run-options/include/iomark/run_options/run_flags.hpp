@@ -38,6 +38,7 @@ inline constexpr std::string_view kStandardOutput = "-";
 
 struct RunFlags {
   std::vector<std::string> targets;
+  std::vector<std::string> network_pairs;  // controller_run: "SERVER[@IPV4]:CLIENT[@IPV4]"
   std::string spec_name;  // empty: "Database", unless spec_line is given
   std::string spec_line;  // size,%size,%read,%random,delay,burst,align,reply
   std::string queue_depths{"1"};  // "1,2,4,8": checked by parse_queue_depths

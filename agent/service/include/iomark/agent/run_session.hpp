@@ -19,6 +19,8 @@
 #include "iomark/common/result.hpp"
 #include "iomark/engine/engine_choice_cache.hpp"
 #include "iomark/engine/engines.hpp"
+#include "iomark/network/network_worker.hpp"
+#include "iomark/protocol/messages.hpp"
 #include "iomark/results/run_results.hpp"
 #include "iomark/targets/safety_policy.hpp"
 #include "iomark/targets/target.hpp"
@@ -39,13 +41,22 @@ struct TargetAssignment {
   std::optional<std::uint64_t> seed;
 };
 
+// The one target of a network worker: an end of a TCP pair (agent/network/network_worker.hpp).
+struct NetworkTarget {
+  protocol::NetworkEndpoint endpoint;
+  std::uint64_t seed{};  // the same at both ends
+  bool test_connection_rate{false};
+  std::uint32_t transactions_per_connection{1};
+};
+
 struct WorkerAssignment {
   std::string name;
   std::optional<std::uint32_t> cpu;
   access_specs::AccessSpec spec;
   access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
   std::optional<std::uint64_t> fixed_seed;  // nullopt = a fresh seed per run, as IOmeter
-  std::vector<TargetAssignment> targets;
+  std::vector<TargetAssignment> targets;  // disk workers
+  std::optional<NetworkTarget> network{};  // network workers (then `targets` is empty)
 };
 
 // nullopt = choose per worker: probe, then calibrate on the worker's first target.
@@ -86,6 +97,15 @@ class RunSession {
 
   // The first engine failure of any worker, if one stopped early.
   [[nodiscard]] std::optional<Error> failure() const;
+  // The first failure of a network worker (its peer gone mid-run), as soon as it happens.
+  [[nodiscard]] std::optional<Error> network_failure() const;
+
+  // The ports the run's network servers listen on (from prepare() on), by worker position
+  // (target 0: a network worker has one target).
+  [[nodiscard]] std::vector<protocol::NetworkPort> listening_ports() const;
+  // Gives network clients their servers' ports; before start(). Errors: invalid_argument
+  // naming a position that is not a network client.
+  [[nodiscard]] Result<void> set_peer_ports(const std::vector<protocol::NetworkPort>& ports);
 
   // Live or final results as one manager's row set (counters, windows, CPU utilisation).
   [[nodiscard]] results::ManagerResult snapshot(const std::string& manager_name);
@@ -100,7 +120,8 @@ class RunSession {
   struct WorkerSlot {
     WorkerAssignment assignment;
     std::vector<targets::OpenTarget> open_targets;
-    std::unique_ptr<Worker> worker;
+    std::unique_ptr<Worker> worker;                           // disk workers
+    std::unique_ptr<network::NetworkWorker> network_worker;  // network workers
     EngineNote engine;
   };
 
