@@ -48,6 +48,13 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
   if (something_else_ran) {
     std::erase_if(ran, [](const EngineTrial* trial) { return trial->kind == EngineKind::io_uring && trial->punted(); });
   }
+  std::vector<EngineKind> usable;
+  for (const EngineKind kind : kProbeOrder) {
+    if (std::any_of(trials.begin(), trials.end(),
+                    [kind](const EngineTrial& trial) { return trial.kind == kind && trial.ran && trial.reads > 0; })) {
+      usable.push_back(kind);
+    }
+  }
   const std::string depth = " at depth " + std::to_string(queue_depth);
   if (ran.empty()) {
     const std::string why = trials.empty() ? std::string("nothing measured") : "no engine completed reads (" +
@@ -55,11 +62,12 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
     for (const EngineKind kind : kProbeOrder) {
       for (const EngineProbe& probe : probes) {
         if (probe.kind == kind && probe.available) {
-          return {kind, std::string(to_string(kind)) + depth + ": " + why + "; first engine of the probe order that runs here"};
+          return {kind, std::string(to_string(kind)) + depth + ": " + why + "; first engine of the probe order that runs here",
+                  usable};
         }
       }
     }
-    return {EngineKind::sync, "sync" + depth + ": " + why + " and no engine probed available"};
+    return {EngineKind::sync, "sync" + depth + ": " + why + " and no engine probed available", usable};
   }
   const double lowest_cpu = (*std::min_element(ran.begin(), ran.end(), [](const EngineTrial* a, const EngineTrial* b) {
                               return a->cpu_ns_per_io < b->cpu_ns_per_io;
@@ -85,7 +93,7 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
                 : " (the best IOPS at no more than " + std::string(allowance) + " the lowest CPU per I/O; nothing within " +
                       tolerance + " of it uses less)";
   if (const auto rest = others(trials, winner->kind); !rest.empty()) reason += "; " + rest;
-  return {winner->kind, reason};
+  return {winner->kind, reason, usable};
 }
 
 }  // namespace iomark::engine

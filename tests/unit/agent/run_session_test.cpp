@@ -89,7 +89,8 @@ TEST_F(RunSessionTest, AutoMeasuresOncePerTargetAndDepthAndRecordsTheChoice) {
     EXPECT_NE(worker.engine_reason.find(expected), std::string::npos) << worker.engine_reason;
     EXPECT_EQ((*session)->engine_notes().at(0), "Worker 1: " + worker.engine_reason);
   }
-  EXPECT_EQ(choices.decisions().size(), 1U);
+  ASSERT_EQ(choices.measured().size(), 1U);
+  EXPECT_EQ(choices.measured()[0].target_path, (directory_ / "iobw.tst").string());
 }
 
 TEST_F(RunSessionTest, IoErrorsAreCountedAndTheRunGoesOnAsInIometer) {

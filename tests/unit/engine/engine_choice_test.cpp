@@ -92,6 +92,16 @@ TEST(ChooseMeasuredEngine, EngineThatFailsToOpenIsSkippedWithItsReason) {
   EXPECT_TRUE(mentions(choice.reason, "io_uring did not run: io_uring_setup: Operation not permitted")) << choice.reason;
 }
 
+TEST(ChooseMeasuredEngine, UsableListsEveryEngineThatReadInProbeOrderPuntingIoUringIncluded) {
+  const std::vector<EngineTrial> trials{measured(EngineKind::sync, 300, 3.0), failed(EngineKind::threadpool, "no threads"),
+                                        measured(EngineKind::io_uring, 20, 9.0, 1), measured(EngineKind::linux_aio, 240, 3.5)};
+  const auto choice = choose_measured_engine(trials, 1, all_available());
+  EXPECT_EQ(choice.usable, (std::vector<EngineKind>{EngineKind::io_uring, EngineKind::linux_aio, EngineKind::sync}));
+  EXPECT_TRUE(choose_measured_engine(std::vector<EngineTrial>{failed(EngineKind::sync, "read failed")}, 1,
+                                     all_available())
+                  .usable.empty());
+}
+
 TEST(ChooseMeasuredEngine, CpuHungryEngineIsNotChosenForItsIops) {
   // threadpool buys 20% more IOPS on a synchronous device with helper threads on other
   // cores, at 2.3x the CPU per I/O.
@@ -169,15 +179,25 @@ TEST(EngineChoiceCache, MeasuresOncePerTargetAndDepth) {
   const TrialTarget target{file.fd(), 1024 * 1024, 512};
   const auto probes = probe_engines();
   EngineChoiceCache cache;
-  const auto first = cache.choose(target, quick(1), probes);
+  const auto first = cache.choose(target, quick(1), probes, "/srv/iobw.tst");
   EXPECT_FALSE(mentions(first.reason, "measured at an earlier run")) << first.reason;
-  const auto again = cache.choose(target, quick(1), probes);
+  const auto again = cache.choose(target, quick(1), probes, "/another/name/of/it");
   EXPECT_EQ(again.engine, first.engine);
   EXPECT_TRUE(mentions(again.reason, "measured at an earlier run")) << again.reason;
-  const auto deeper = cache.choose(target, quick(8), probes);
+  const auto deeper = cache.choose(target, quick(8), probes, "/srv/iobw.tst");
   EXPECT_TRUE(mentions(deeper.reason, "at depth 8")) << deeper.reason;
   EXPECT_FALSE(mentions(deeper.reason, "measured at an earlier run")) << deeper.reason;
-  EXPECT_EQ(cache.decisions().size(), 2U);
+  const auto remembered = cache.measured();
+  ASSERT_EQ(remembered.size(), 2U);
+  for (const auto& choice : remembered) {
+    EXPECT_EQ(choice.target_path, "/srv/iobw.tst");  // the path it was first measured under
+    EXPECT_EQ(choice.decision.reason.find("measured at an earlier run"), std::string::npos);
+    // sync always runs on a regular file, so the calibration lists it as usable there.
+    EXPECT_NE(std::find(choice.decision.usable.begin(), choice.decision.usable.end(), EngineKind::sync),
+              choice.decision.usable.end());
+  }
+  EXPECT_EQ(remembered[0].key.queue_depth, 1U);
+  EXPECT_EQ(remembered[1].key.queue_depth, 8U);
 }
 
 TEST(EngineChoiceKey, NamesTheTargetKernelAndDepth) {

@@ -25,6 +25,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "iomark/engine/engine_kind.hpp"
 #include "iomark/engine/engines.hpp"
@@ -55,6 +56,10 @@ struct EngineDecision {
   // One line for logs, results and the inventory: the winner's numbers, then every other
   // candidate's numbers or reason ("sync at depth 1: 310 K IOPS, 3.1 µs CPU/IO; ...").
   std::string reason;
+  // The engines that completed reads on the target in the calibration, in probe order
+  // (io_uring included even where it punted): what the agent's inventory lists as working
+  // there. Empty when nothing was measured.
+  std::vector<EngineKind> usable;
   friend bool operator==(const EngineDecision&, const EngineDecision&) = default;
 };
 
