@@ -17,7 +17,8 @@ using engine::EngineKind;
 engine::MeasuredChoice measured(std::string path, std::uint64_t inode, std::uint32_t depth, std::uint32_t block_bytes,
                                 EngineKind chosen, std::vector<EngineKind> usable) {
   const engine::EngineChoiceKey key{1, inode, 0, "6.1.0", depth, block_bytes};
-  return {key, std::move(path), {chosen, std::string(engine::to_string(chosen)) + " won", std::move(usable)}};
+  return {key, std::move(path),
+          {chosen, engine::RingSetup::standard, std::string(engine::to_string(chosen)) + " won", std::move(usable)}};
 }
 
 TEST(TargetEngines, GroupsChoicesPerTargetSortedByDepthThenSize) {
