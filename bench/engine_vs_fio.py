@@ -70,6 +70,16 @@ def run_sampled(command, ramp, duration, stdout=subprocess.PIPE):
     return stdout, (c1 - c0) / (t1 - t0)
 
 
+def all_row_figures(results, cpu, who):
+    """(IOPS, CPU-us per I/O, average latency in us) from the ALL row of an IOmeter results.csv."""
+    with open(results) as text:
+        for row in csv.reader(io.StringIO(text.read())):
+            if row and row[0] == "ALL":
+                iops, avg_ms = float(row[6]), float(row[17])
+                return iops, cpu / iops * 1e6, avg_ms * 1000
+    sys.exit(f"{who} wrote no ALL row")
+
+
 def run_iomark(agent, target, case, ramp, duration, choices):
     line, _, _, _, qd, workers = case
     with tempfile.TemporaryDirectory() as scratch:
@@ -82,12 +92,7 @@ def run_iomark(agent, target, case, ramp, duration, choices):
         stdout, cpu = run_sampled(command, ramp, duration)
         chosen = re.search(r"^engine Worker 1: (\S+)", stdout, re.MULTILINE)
         choices.add(chosen.group(1) if chosen else "?")
-        with open(results) as text:
-            for row in csv.reader(io.StringIO(text.read())):
-                if row and row[0] == "ALL":
-                    iops, avg_ms = float(row[6]), float(row[17])
-                    return iops, cpu / iops * 1e6, avg_ms * 1000
-    sys.exit("iomark wrote no ALL row")
+        return all_row_figures(results, cpu, "iomark")
 
 
 def run_fio(engine, target, case, ramp, duration):
@@ -160,12 +165,7 @@ def run_dynamo(iomark, dynamo, target, case, ramp, duration):
                 controller.wait()
         if controller.returncode != 0:
             sys.exit(f"the Dynamo series failed ({controller.returncode}): " + open(log).read()[-2000:])
-        with open(results) as text:
-            for row in csv.reader(io.StringIO(text.read())):
-                if row and row[0] == "ALL":
-                    iops, avg_ms = float(row[6]), float(row[17])
-                    return iops, cpu / iops * 1e6, avg_ms * 1000
-    sys.exit("the Dynamo series wrote no ALL row")
+        return all_row_figures(results, cpu, "the Dynamo series")
 
 
 def dynamo_skip_reason(args, case):

@@ -15,6 +15,7 @@ namespace iomark::engine {
 namespace {
 
 using test_support::DataFile;
+using test_support::quick;
 
 EngineTrial measured(EngineKind kind, double kiops, double cpu_us, std::uint32_t io_worker_threads = 0) {
   EngineTrial trial;
@@ -125,15 +126,6 @@ TEST(ChooseMeasuredEngine, NothingRanFallsBackToTheProbeOrder) {
   EXPECT_TRUE(mentions(choice.reason, "no engine completed reads")) << choice.reason;
   EXPECT_TRUE(mentions(choice.reason, "sync did not run: read failed")) << choice.reason;
   EXPECT_EQ(choose_measured_engine({}, 1, {}).engine, EngineKind::sync);
-}
-
-TrialOptions quick(std::uint32_t queue_depth) {
-  TrialOptions options;
-  options.queue_depth = queue_depth;
-  options.warm_up = std::chrono::milliseconds(1);
-  options.measured = std::chrono::milliseconds(10);
-  options.rounds = 1;
-  return options;
 }
 
 TEST(MeasureEngineReads, SyncReadsARealFile) {

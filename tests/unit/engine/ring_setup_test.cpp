@@ -22,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using test_support::DataFile;
+using test_support::quick;
 
 bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -84,15 +85,6 @@ TEST(CandidateOptions, NameTheRingFlags) {
   EXPECT_EQ(candidate_options(EngineKind::sync, RingSetup::standard, 8).queue_depth, 8U);
   EXPECT_EQ(candidate_name(EngineKind::io_uring, RingSetup::single_issuer), "io_uring (SINGLE_ISSUER|DEFER_TASKRUN)");
   EXPECT_EQ(candidate_name(EngineKind::linux_aio, RingSetup::standard), "linux-aio");
-}
-
-TrialOptions quick(std::uint32_t queue_depth) {
-  TrialOptions options;
-  options.queue_depth = queue_depth;
-  options.warm_up = std::chrono::milliseconds(1);
-  options.measured = std::chrono::milliseconds(10);
-  options.rounds = 1;
-  return options;
 }
 
 const EngineTrial& trial_of(const std::vector<EngineTrial>& trials, EngineKind kind, RingSetup setup) {
