@@ -1,9 +1,11 @@
 """Runs iomark-agent and its peers with identical parameters and prints ratios (bench/engine-vs-fio).
 
 Peers: fio with psync and pvsync2 (one syscall per I/O; QD 1 cases only, where they are the
-bar to beat), libaio and io_uring; the real Dynamo when iomark can drive it (not yet: it is
-listed as skipped). iomark runs with `--engine auto`, so the table also checks auto's choice,
-which it prints.
+bar to beat), libaio and io_uring; and, for the 4 KiB cases on a block device, the real
+Dynamo 1.1.0 (--dynamo, built by ../shared/tools/build-dynamo) driven by iomark's own
+controller (`iomark run PLAN.icf --legacy-dynamo`, --iomark) through a one-manager plan, in a
+mount namespace where it sees only the target (as bench/legacy-agent-vs-dynamo does). iomark
+runs with `--engine auto`, so the table also checks auto's choice, which it prints.
 
 CPU per I/O is the tool's own process (every thread, user + kernel time, from /proc/<pid>/stat),
 sampled inside the recorded window (after ramp-up + 1 s, until 1 s before the end): that counts
@@ -24,7 +26,7 @@ import tempfile
 import threading
 import time
 
-from bench_support import cpu_seconds
+from bench_support import cpu_seconds, wait_for_line
 
 LINE_4K_READ = "4096,100,100,100,0,1,0,0"
 CASES = {
@@ -40,12 +42,11 @@ CASES = {
     "64k-seqread-qd8": ("65536,100,100,0,0,1,0,0", "read", 100, "64k", 8, 1),
 }
 QD1_ONLY_PEERS = ("fio-psync", "fio-pvsync2")
-DYNAMO_SKIPPED = "needs iomark's IOmeter-protocol controller, not yet built"
 
 
-def run_sampled(command, ramp, duration):
+def run_sampled(command, ramp, duration, stdout=subprocess.PIPE):
     """Runs command; returns (stdout, the process's CPU seconds per second inside the window)."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=stdout, stderr=subprocess.PIPE, text=True)
     samples = {}
 
     def sample():
@@ -69,6 +70,16 @@ def run_sampled(command, ramp, duration):
     return stdout, (c1 - c0) / (t1 - t0)
 
 
+def all_row_figures(results, cpu, who):
+    """(IOPS, CPU-us per I/O, average latency in us) from the ALL row of an IOmeter results.csv."""
+    with open(results) as text:
+        for row in csv.reader(io.StringIO(text.read())):
+            if row and row[0] == "ALL":
+                iops, avg_ms = float(row[6]), float(row[17])
+                return iops, cpu / iops * 1e6, avg_ms * 1000
+    sys.exit(f"{who} wrote no ALL row")
+
+
 def run_iomark(agent, target, case, ramp, duration, choices):
     line, _, _, _, qd, workers = case
     with tempfile.TemporaryDirectory() as scratch:
@@ -81,12 +92,7 @@ def run_iomark(agent, target, case, ramp, duration, choices):
         stdout, cpu = run_sampled(command, ramp, duration)
         chosen = re.search(r"^engine Worker 1: (\S+)", stdout, re.MULTILINE)
         choices.add(chosen.group(1) if chosen else "?")
-        with open(results) as text:
-            for row in csv.reader(io.StringIO(text.read())):
-                if row and row[0] == "ALL":
-                    iops, avg_ms = float(row[6]), float(row[17])
-                    return iops, cpu / iops * 1e6, avg_ms * 1000
-    sys.exit("iomark wrote no ALL row")
+        return all_row_figures(results, cpu, "iomark")
 
 
 def run_fio(engine, target, case, ramp, duration):
@@ -102,6 +108,75 @@ def run_fio(engine, target, case, ramp, duration):
     lat_us = (job["read"]["lat_ns"]["mean"] * job["read"]["total_ios"] +
               job["write"]["lat_ns"]["mean"] * job["write"]["total_ios"]) / max(ios, 1) / 1e3
     return iops, cpu / iops * 1e6, lat_us
+
+
+def dynamo_plan(device, qd, ramp, duration):
+    """A one-manager IOmeter 1.1.0 plan: Dynamo "dyn1", one worker, 4 KiB random reads at `qd` on `device`."""
+    return "".join([
+        "Version 1.1.0 \n",
+        "'TEST SETUP ====================================================================\n",
+        f"'Test Description\n\tengine-vs-fio\n'Run Time\n'\thours      minutes    seconds\n\t0          0          {duration}\n",
+        f"'Ramp Up Time (s)\n\t{ramp}\n'Default Disk Workers to Spawn\n\t1\n'Default Network Workers to Spawn\n\t0\n",
+        "'Record Results\n\tALL\n'Worker Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n",
+        "'Disk Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n",
+        f"'Queue Depth Cycling\n'\tstart      end        step       step type\n\t{qd}          {qd}          2          EXPONENTIAL\n",
+        "'Test Type\n\tCYCLE_OUTSTANDING_IOS\n'END test setup\n",
+        "'ACCESS SPECIFICATIONS =========================================================\n",
+        "'Access specification name,default assignment\n\t4K random read,NONE\n",
+        "'size,% of size,% reads,% random,delay,burst,align,reply\n\t4096,100,100,100,0,1,4096,0\n",
+        "'END access specifications\n",
+        "'MANAGER LIST ==================================================================\n",
+        "'Manager ID, manager name\n\t1,dyn1\n'Manager network address\n\t\n",
+        "'Worker\n\tWorker 1\n'Worker type\n\tDISK\n'Default target settings for worker\n",
+        "'Number of outstanding IOs,test connection rate,transactions per connection,use fixed seed,fixed seed value\n"
+        f"\t{qd},DISABLED,1,DISABLED,0\n",
+        "'Disk maximum size,starting sector,Data pattern\n\t0,0,0\n'End default target settings for worker\n",
+        "'Assigned access specs\n\t4K random read\n'End assigned access specs\n",
+        f"'Target assignments\n'Target\n\t{device}\n'Target type\n\tDISK\n'End target\n'End target assignments\n",
+        "'End worker\n'End manager\n'END manager list\nVersion 1.1.0 \n",
+    ])
+
+
+def run_dynamo(iomark, dynamo, target, case, ramp, duration):
+    """Dynamo 1.1.0 driven by `iomark run --legacy-dynamo`; its own process's CPU, IOPS and latency from results.csv."""
+    _, _, _, _, qd, _ = case
+    with tempfile.TemporaryDirectory() as scratch:
+        plan, results, log = (os.path.join(scratch, name) for name in ("plan.icf", "results.csv", "controller.err"))
+        with open(plan, "w") as out:
+            out.write(dynamo_plan(target, qd, ramp, duration))
+        empty = os.path.join(scratch, "empty")
+        open(empty, "w").close()
+        controller = subprocess.Popen([iomark, "run", plan, "--legacy-dynamo", "127.0.0.1:0", "--wait-managers", "1",
+                                       "--wait-timeout", "60", "--insecure", "--results", results],
+                                      stdout=subprocess.DEVNULL, stderr=open(log, "w"))
+        try:
+            listening = wait_for_line(log, r"Dynamo logins on 127\.0\.0\.1:(\d+)", 30, controller)
+            if not listening:
+                sys.exit("the controller did not listen: " + open(log).read())
+            # Dynamo sees no other device or file system than the target: nothing else is touched.
+            command = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                       f"mount --bind {empty} /proc/partitions && MNTTAB={empty} exec {dynamo} -i 127.0.0.1 "
+                       f"-p {listening.group(1)} -m 127.0.0.1 -n dyn1 -d {target}"]
+            _, cpu = run_sampled(command, ramp, duration, stdout=subprocess.DEVNULL)
+            controller.wait(timeout=60)
+        finally:
+            if controller.poll() is None:
+                controller.kill()
+                controller.wait()
+        if controller.returncode != 0:
+            sys.exit(f"the Dynamo series failed ({controller.returncode}): " + open(log).read()[-2000:])
+        return all_row_figures(results, cpu, "the Dynamo series")
+
+
+def dynamo_skip_reason(args, case):
+    """Why Dynamo does not run this case, or None."""
+    if not args.dynamo:
+        return "no Dynamo (../shared/tools/build-dynamo missing)"
+    if case[0] != LINE_4K_READ:
+        return "4 KiB random-read cases only"
+    if not args.target.startswith("/dev/"):
+        return "block devices only (Dynamo would need an iobw.tst of its own)"
+    return None
 
 
 def verdict(name, ours, theirs, qd):
@@ -125,12 +200,15 @@ def main():
     parser.add_argument("--ramp", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--iomark", help="the iomark controller that drives Dynamo")
+    parser.add_argument("--dynamo", help="a Dynamo 1.1.0 binary; empty: no Dynamo column")
     args = parser.parse_args()
     fio_version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
     print(f"target: {args.target_note or args.target}; {fio_version}; {args.time} s runs after {args.ramp} s "
           f"ramp-up; median of {args.rounds} alternating rounds; CPU = the tool's own process; "
           f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs", flush=True)
-    print(f"dynamo: skipped ({DYNAMO_SKIPPED})", flush=True)
+    if not args.dynamo:
+        print("dynamo: skipped (no Dynamo binary: ../shared/tools/build-dynamo is missing)", flush=True)
     header = f"{'case':<18} {'tool':<13} {'IOPS':>10} {'CPU-us/IO':>10} {'avg us':>8}"
     rows = []
     for name in args.cases.split(","):
@@ -141,6 +219,9 @@ def main():
         for engine in ("psync", "pvsync2", "libaio", "io_uring"):
             if qd == 1 or f"fio-{engine}" not in QD1_ONLY_PEERS:
                 tools[f"fio-{engine}"] = lambda c, e=engine: run_fio(e, args.target, c, args.ramp, args.time)
+        dynamo_skipped = dynamo_skip_reason(args, case)
+        if not dynamo_skipped:
+            tools["dynamo"] = lambda c: run_dynamo(args.iomark, args.dynamo, args.target, c, args.ramp, args.time)
         measured = {tool: [] for tool in tools}
         for _ in range(args.rounds):
             for tool, run in tools.items():
@@ -151,7 +232,8 @@ def main():
         for tool, (iops, cpu, lat) in medians.items():
             label = f"iomark({'/'.join(sorted(choices))})" if tool == "iomark" else tool
             print(f"{name:<18} {label:<13} {iops:>10.0f} {cpu:>10.2f} {lat:>8.1f}")
-        print(f"{name:<18} {'dynamo':<13} {'skipped':>10}")
+        if dynamo_skipped:
+            print(f"{name:<18} {'dynamo':<13} {'skipped':>10} ({dynamo_skipped})")
         ours = medians["iomark"]
         for other in (t for t in medians if t != "iomark"):
             theirs = medians[other]

@@ -5,6 +5,8 @@
 
 #include "iomark/common/exit_code.hpp"
 #include "iomark/common/result.hpp"
+#include "iomark/controller/manager_registry.hpp"
+#include "iomark/run_options/run_flags.hpp"
 
 namespace iomark::cli {
 
@@ -13,5 +15,15 @@ namespace iomark::cli {
 
 // Logs "error: <error>" and returns the exit code for bad input.
 int report(const Error& error);
+
+// What every verb that talks to managers connects with: this host's name and build and,
+// unless `embedded` (the agent in this process: no key or TLS between us), the pre-shared
+// key (none with --insecure) and the TLS files of `connection`. Errors: the key's or TLS's.
+[[nodiscard]] Result<controller::RegistryOptions> registry_options(const run_options::ConnectionFlags& connection,
+                                                                   bool embedded);
+
+// The exit code for managers that could not be reached or refused us (see ExitCode), after
+// logging why.
+int connect_failure(const Error& error);
 
 }  // namespace iomark::cli

@@ -22,5 +22,6 @@ void add_results_commands(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& stop_signals);
 void add_report_command(CLI::App& app, int& exit_code);
 void add_history_commands(CLI::App& app, int& exit_code);
+void add_agents_command(CLI::App& app, int& exit_code);
 
 }  // namespace iomark::cli

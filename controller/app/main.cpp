@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   iomark::run_options::add_completion_command(app);
   iomark::cli::add_report_command(app, exit_code);
   iomark::cli::add_history_commands(app, exit_code);
+  iomark::cli::add_agents_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& success) {

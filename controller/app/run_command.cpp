@@ -15,7 +15,6 @@
 #include "report_command.hpp"
 #include "run_observers.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
-#include "iomark/common/host_name.hpp"
 #include "iomark/common/units.hpp"
 #include "iomark/controller/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
@@ -29,9 +28,7 @@
 #include "iomark/controller/target_map.hpp"
 #include "iomark/controller/text_table.hpp"
 #include "iomark/transport/host_port.hpp"
-#include "iomark/transport/key_file.hpp"
 #include "iomark/transport/session_config.hpp"
-#include "iomark/transport/tls.hpp"
 
 namespace iomark::cli {
 
@@ -232,21 +229,6 @@ Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const
   return std::move(planned->series);
 }
 
-// The exit code for managers that could not be reached or refused us (see ExitCode).
-int connect_failure(const Error& error) {
-  spdlog::error("{}", error.describe());
-  switch (error.code()) {
-    case ErrorCode::io_error:
-    case ErrorCode::not_found:
-      return to_int(ExitCode::cannot_connect);
-    case ErrorCode::validation_error:
-    case ErrorCode::unsupported:
-      return to_int(ExitCode::refused);
-    default:
-      return to_int(ExitCode::bad_input);
-  }
-}
-
 int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   const auto size = parse_size(options.run.size);
   if (!size) {
@@ -268,26 +250,12 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
     return report(Error(ErrorCode::invalid_argument, "name a plan file, at least one --target or a --network-pair"));
   }
 
-  controller::RegistryOptions registry_options;
-  registry_options.controller_name = local_host_name();
-  registry_options.build = "iomark " IOMARK_VERSION;
   // The embedded agent is this process: neither a key nor TLS stands between us.
   const bool embedded = options.managers.empty() && options.listen.empty() && options.legacy_dynamo.empty();
-  const auto& connection = options.connection;
-  if (!connection.insecure && !embedded) {
-    auto loaded = transport::load_key(connection.key_file.empty()
-                                          ? std::nullopt
-                                          : std::optional<std::filesystem::path>(connection.key_file));
-    if (!loaded) return report(loaded.error());
-    registry_options.key = std::move(*loaded);
-  }
-  if (!embedded) {
-    auto tls = transport::load_tls(connection.tls_cert, connection.tls_key, connection.tls_ca);
-    if (!tls) return report(tls.error());
-    registry_options.tls = std::move(*tls);
-  }
+  auto registry_settings = registry_options(options.connection, embedded);
+  if (!registry_settings) return report(registry_settings.error());
   ConsoleManagerEvents manager_events;
-  controller::ManagerRegistry managers(std::move(registry_options), manager_events);
+  controller::ManagerRegistry managers(std::move(*registry_settings), manager_events);
   const auto embedded_paths = plan ? controller::embedded_agent_paths(*plan) : options.run.targets;
   if (auto connected = connect_managers(managers, manager_events, options, embedded_paths);
       !connected) {

@@ -277,6 +277,50 @@ PrepareTarget from_wire(const pb::PrepareTarget& wire, Checker& check, const Fie
   return target;
 }
 
+void to_wire(const EngineChoice& choice, pb::EngineChoice& wire) {
+  wire.set_queue_depth(choice.queue_depth);
+  wire.set_block_bytes(choice.block_bytes);
+  wire.set_engine(choice.engine);
+  wire.set_reason(choice.reason);
+}
+
+EngineChoice from_wire(const pb::EngineChoice& wire, Checker& check, const FieldPath& path) {
+  EngineChoice choice;
+  choice.queue_depth = wire.queue_depth();
+  choice.block_bytes = wire.block_bytes();
+  choice.engine = wire.engine();
+  choice.reason = wire.reason();
+  check.in_range(choice.queue_depth, 1, kMaxEngineQueueDepth, path / "queue_depth");
+  check.in_range(choice.block_bytes, 1, kMaxSectorBytes, path / "block_bytes");
+  check_engine_name(check, choice.engine, path / "engine");
+  check.text(choice.reason, kMaxEngineReasonBytes, path / "reason");
+  return choice;
+}
+
+void to_wire(const TargetEngines& target, pb::TargetEngines& wire) {
+  wire.set_path(target.path);
+  for (const auto& engine : target.usable_engines) wire.add_usable_engines(engine);
+  for (const auto& choice : target.choices) to_wire(choice, *wire.add_choices());
+}
+
+TargetEngines from_wire(const pb::TargetEngines& wire, Checker& check, const FieldPath& path) {
+  TargetEngines target;
+  target.path = wire.path();
+  check.path(target.path, path / "path");
+  if (check.count(wire.usable_engines_size(), 0, kMaxEngines, path / "usable_engines")) {
+    for (int i = 0; i < wire.usable_engines_size() && check.ok(); ++i) {
+      check_engine_name(check, wire.usable_engines(i), path.item("usable_engines", static_cast<std::size_t>(i)));
+      target.usable_engines.push_back(wire.usable_engines(i));
+    }
+  }
+  if (check.count(wire.choices_size(), 1, kMaxEngineChoices, path / "choices")) {
+    for (int i = 0; i < wire.choices_size() && check.ok(); ++i) {
+      target.choices.push_back(from_wire(wire.choices(i), check, path.item("choices", static_cast<std::size_t>(i))));
+    }
+  }
+  return target;
+}
+
 }  // namespace
 
 void to_wire(const Inventory& message, pb::Inventory& wire) {
@@ -291,6 +335,7 @@ void to_wire(const Inventory& message, pb::Inventory& wire) {
   for (const auto& path : message.allowed_paths) wire.add_allowed_paths(path);
   for (const auto& engine : message.engines) wire.add_engines(engine);
   for (const auto& nic : message.interfaces) to_wire(nic, *wire.add_interfaces());
+  for (const auto& target : message.target_engines) to_wire(target, *wire.add_target_engines());
 }
 
 Inventory from_wire(const pb::Inventory& wire, Checker& check, const FieldPath& path) {
@@ -334,6 +379,10 @@ Inventory from_wire(const pb::Inventory& wire, Checker& check, const FieldPath& 
     for (int i = 0; i < wire.interfaces_size() && check.ok(); ++i) {
       message.interfaces.push_back(
           from_wire(wire.interfaces(i), check, path.item("interfaces", static_cast<std::size_t>(i))));
+  if (check.count(wire.target_engines_size(), 0, kMaxTargetEngines, path / "target_engines")) {
+    for (int i = 0; i < wire.target_engines_size() && check.ok(); ++i) {
+      message.target_engines.push_back(
+          from_wire(wire.target_engines(i), check, path.item("target_engines", static_cast<std::size_t>(i))));
     }
   }
   return message;

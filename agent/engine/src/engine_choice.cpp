@@ -14,11 +14,11 @@ std::string format_iops(double iops) {
   return text;
 }
 
-std::string others(std::span<const EngineTrial> trials, EngineKind winner) {
+std::string others(std::span<const EngineTrial> trials, const EngineTrial* winner) {
   std::string text;
   for (const EngineTrial& trial : trials) {
-    if (trial.kind == winner) continue;
-    text += (text.empty() ? "" : "; ") + std::string(to_string(trial.kind)) + " " + describe_trial(trial);
+    if (&trial == winner) continue;
+    text += (text.empty() ? "" : "; ") + candidate_name(trial.kind, trial.setup) + " " + describe_trial(trial);
   }
   return text;
 }
@@ -48,18 +48,27 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
   if (something_else_ran) {
     std::erase_if(ran, [](const EngineTrial* trial) { return trial->kind == EngineKind::io_uring && trial->punted(); });
   }
+  std::vector<EngineKind> usable;
+  for (const EngineKind kind : kProbeOrder) {
+    if (std::any_of(trials.begin(), trials.end(),
+                    [kind](const EngineTrial& trial) { return trial.kind == kind && trial.ran && trial.reads > 0; })) {
+      usable.push_back(kind);
+    }
+  }
   const std::string depth = " at depth " + std::to_string(queue_depth);
   if (ran.empty()) {
     const std::string why = trials.empty() ? std::string("nothing measured") : "no engine completed reads (" +
-                                                                                    others(trials, EngineKind::null) + ")";
+                                                                                    others(trials, nullptr) + ")";
     for (const EngineKind kind : kProbeOrder) {
       for (const EngineProbe& probe : probes) {
         if (probe.kind == kind && probe.available) {
-          return {kind, std::string(to_string(kind)) + depth + ": " + why + "; first engine of the probe order that runs here"};
+          return {kind, RingSetup::standard,
+                  std::string(to_string(kind)) + depth + ": " + why + "; first engine of the probe order that runs here",
+                  usable};
         }
       }
     }
-    return {EngineKind::sync, "sync" + depth + ": " + why + " and no engine probed available"};
+    return {EngineKind::sync, RingSetup::standard, "sync" + depth + ": " + why + " and no engine probed available", usable};
   }
   const double lowest_cpu = (*std::min_element(ran.begin(), ran.end(), [](const EngineTrial* a, const EngineTrial* b) {
                               return a->cpu_ns_per_io < b->cpu_ns_per_io;
@@ -76,7 +85,7 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
       winner = trial;
     }
   }
-  std::string reason = std::string(to_string(winner->kind)) + depth + ": " + describe_trial(*winner);
+  std::string reason = candidate_name(winner->kind, winner->setup) + depth + ": " + describe_trial(*winner);
   const std::string tolerance = std::to_string(static_cast<int>(kIopsTolerance * 100 + 0.5)) + "%";
   char allowance[16];
   std::snprintf(allowance, sizeof allowance, "%.3gx", kCpuAllowance);
@@ -84,8 +93,8 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
                 ? " (within " + tolerance + " of the best IOPS, at less CPU per I/O)"
                 : " (the best IOPS at no more than " + std::string(allowance) + " the lowest CPU per I/O; nothing within " +
                       tolerance + " of it uses less)";
-  if (const auto rest = others(trials, winner->kind); !rest.empty()) reason += "; " + rest;
-  return {winner->kind, reason};
+  if (const auto rest = others(trials, winner); !rest.empty()) reason += "; " + rest;
+  return {winner->kind, winner->setup, reason, usable};
 }
 
 }  // namespace iomark::engine

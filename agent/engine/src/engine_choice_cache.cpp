@@ -20,25 +20,28 @@ Result<EngineChoiceKey> engine_choice_key(const TrialTarget& target, const Trial
 }
 
 EngineDecision EngineChoiceCache::choose(const TrialTarget& target, const TrialOptions& options,
-                                         std::span<const EngineProbe> probes) {
+                                         std::span<const EngineProbe> probes, std::string_view target_path) {
   const auto key = engine_choice_key(target, options);
   std::lock_guard lock(mutex_);
   if (key) {
-    if (const auto known = decisions_.find(*key); known != decisions_.end()) {
-      EngineDecision remembered = known->second;
+    if (const auto known = choices_.find(*key); known != choices_.end()) {
+      EngineDecision remembered = known->second.decision;
       remembered.reason += " (measured at an earlier run)";
       return remembered;
     }
   }
   const auto trials = measure_engines(target, options, probes);
   EngineDecision decision = choose_measured_engine(trials, options.queue_depth, probes);
-  if (key) decisions_.emplace(*key, decision);
+  if (key) choices_.emplace(*key, MeasuredChoice{*key, std::string(target_path), decision});
   return decision;
 }
 
-std::map<EngineChoiceKey, EngineDecision> EngineChoiceCache::decisions() const {
+std::vector<MeasuredChoice> EngineChoiceCache::measured() const {
   std::lock_guard lock(mutex_);
-  return decisions_;
+  std::vector<MeasuredChoice> all;
+  all.reserve(choices_.size());
+  for (const auto& [key, choice] : choices_) all.push_back(choice);
+  return all;
 }
 
 }  // namespace iomark::engine

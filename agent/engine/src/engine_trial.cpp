@@ -1,12 +1,14 @@
 #include "iomark/engine/engine_trial.hpp"
 
 #include <fcntl.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -46,31 +48,43 @@ std::uint64_t run_queue_wait_ns() {
   return waiting;
 }
 
-EngineTrial did_not_run(EngineKind kind, std::string why) {
+EngineTrial did_not_run(EngineKind kind, RingSetup setup, std::string why) {
   EngineTrial trial;
   trial.kind = kind;
+  trial.setup = setup;
   trial.failure = std::move(why);
   return trial;
 }
 
+// Why the prepared engine is not the set-up asked for (the kernel may drop flags it lacks).
+std::optional<std::string> setup_not_granted(RingSetup setup, const IoEngine& engine) {
+  if (setup == RingSetup::single_issuer && !engine.capabilities().has(Capability::single_issuer)) {
+    return "the kernel did not grant SINGLE_ISSUER|DEFER_TASKRUN";
+  }
+  if (setup == RingSetup::polled && !engine.capabilities().has(Capability::completion_polling)) {
+    return "the kernel did not grant IOPOLL";
+  }
+  return std::nullopt;
+}
+
 // The trial itself, on the calling thread.
-EngineTrial run_trial(EngineKind kind, const TrialTarget& target, const TrialOptions& options) {
+EngineTrial run_trial(EngineKind kind, RingSetup setup, const TrialTarget& target, const TrialOptions& options) {
+  const auto not_run = [kind, setup](std::string why) { return did_not_run(kind, setup, std::move(why)); };
   const auto alignment = buffer_alignment(target.logical_block_size);
-  if (!alignment) return did_not_run(kind, alignment.error().message());
+  if (!alignment) return not_run(alignment.error().message());
   const std::size_t block_bytes = std::max<std::size_t>(options.block_bytes, *alignment) / *alignment * *alignment;
   const std::uint64_t blocks = target.readable_bytes / block_bytes;
-  if (blocks == 0) return did_not_run(kind, "the target holds less than one " + std::to_string(block_bytes) + "-byte block");
+  if (blocks == 0) return not_run("the target holds less than one " + std::to_string(block_bytes) + "-byte block");
   auto pool = BufferPool::create(options.queue_depth, block_bytes, target.logical_block_size);
-  if (!pool) return did_not_run(kind, pool.error().message());
+  if (!pool) return not_run(pool.error().message());
 
   const auto self = static_cast<std::int32_t>(::gettid());
   const auto workers_before = count_io_uring_workers(self);
-  EngineOptions engine_options;
-  engine_options.queue_depth = options.queue_depth;
-  auto engine = make_prepared_engine(kind, engine_options);
-  if (!engine) return did_not_run(kind, engine.error().message());
+  auto engine = make_prepared_engine(kind, candidate_options(kind, setup, options.queue_depth));
+  if (!engine) return not_run(engine.error().message());
+  if (auto refused = setup_not_granted(setup, **engine)) return not_run(*refused);
   const int fds[] = {target.fd};
-  if (auto ok = (*engine)->register_targets(fds); !ok) return did_not_run(kind, ok.error().message());
+  if (auto ok = (*engine)->register_targets(fds); !ok) return not_run(ok.error().message());
   // As the worker does; an engine that cannot register buffers carries on without.
   (void)(*engine)->register_buffers(std::array<BufferRegion, 1>{pool->region()});
 
@@ -99,14 +113,14 @@ EngineTrial run_trial(EngineKind kind, const TrialTarget& target, const TrialOpt
     const auto submitted = (*engine)->submit(std::span(batch.data(), count));
     for (std::size_t i = submitted.accepted; i < count; ++i) free_slots[free_count++] = static_cast<std::uint32_t>(batch[i].tag);
     if (submitted.status == SubmitStatus::failed) {
-      return did_not_run(kind, "submit failed: " + std::string(std::strerror(submitted.error)));
+      return not_run("submit failed: " + std::string(std::strerror(submitted.error)));
     }
     const auto reaped = (*engine)->reap(done, 1, kReadTimeout);
-    if (reaped.error != 0) return did_not_run(kind, "reap failed: " + std::string(std::strerror(reaped.error)));
-    if (reaped.count == 0 && (*engine)->in_flight() > 0) return did_not_run(kind, "a read did not complete in 10 s");
+    if (reaped.error != 0) return not_run("reap failed: " + std::string(std::strerror(reaped.error)));
+    if (reaped.count == 0 && (*engine)->in_flight() > 0) return not_run("a read did not complete in 10 s");
     for (std::size_t i = 0; i < reaped.count; ++i) {
       if (done[i].failed()) {
-        return did_not_run(kind, "a " + std::to_string(block_bytes) + "-byte read failed: " +
+        return not_run("a " + std::to_string(block_bytes) + "-byte read failed: " +
                                      std::strerror(static_cast<int>(-done[i].result)));
       }
       free_slots[free_count++] = static_cast<std::uint32_t>(done[i].tag);
@@ -122,6 +136,7 @@ EngineTrial run_trial(EngineKind kind, const TrialTarget& target, const TrialOpt
       const auto cpu_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu_from_ns;
       EngineTrial trial;
       trial.kind = kind;
+      trial.setup = setup;
       trial.ran = true;
       trial.reads = reads;
       // On a busy machine the wall clock mostly measures how often the scheduler ran us, and
@@ -147,32 +162,42 @@ EngineTrial run_trial(EngineKind kind, const TrialTarget& target, const TrialOpt
 
 }  // namespace
 
-EngineTrial measure_engine_reads(EngineKind kind, const TrialTarget& target, const TrialOptions& options) {
+EngineTrial measure_engine_reads(EngineKind kind, const TrialTarget& target, const TrialOptions& options,
+                                 RingSetup setup) {
   if (options.queue_depth == 0 || options.queue_depth > kMaxQueueDepth) {
-    return did_not_run(kind, "queue depth must be 1.." + std::to_string(kMaxQueueDepth));
+    return did_not_run(kind, setup, "queue depth must be 1.." + std::to_string(kMaxQueueDepth));
   }
-  EngineTrial trial = did_not_run(kind, "the trial did not run");
+  EngineTrial trial = did_not_run(kind, setup, "the trial did not run");
   try {
-    std::thread round([&] { trial = run_trial(kind, target, options); });
+    std::thread round([&] { trial = run_trial(kind, setup, target, options); });
     round.join();
   } catch (const std::system_error& error) {
-    return did_not_run(kind, std::string("cannot start a thread: ") + error.what());
+    return did_not_run(kind, setup, std::string("cannot start a thread: ") + error.what());
   }
   return trial;
 }
 
 std::vector<EngineTrial> measure_engines(const TrialTarget& target, const TrialOptions& options,
-                                         std::span<const EngineProbe> probes) {
+                                         std::span<const EngineProbe> probes, const RingSetupFacts& facts) {
   std::vector<EngineTrial> trials;
   for (const EngineKind kind : kProbeOrder) {
     const auto probe = std::find_if(probes.begin(), probes.end(), [kind](const EngineProbe& p) { return p.kind == kind; });
-    trials.push_back(probe != probes.end() && !probe->available ? did_not_run(kind, probe->reason)
-                                                                : measure_engine_reads(kind, target, options));
+    const bool available = probe == probes.end() || probe->available;
+    for (const RingSetup setup : kRingSetups) {
+      if (kind != EngineKind::io_uring && setup != RingSetup::standard) continue;
+      if (!available) {
+        trials.push_back(did_not_run(kind, setup, probe->reason));
+      } else if (const auto unsupported = unsupported_ring_setup(setup, facts)) {
+        trials.push_back(did_not_run(kind, setup, *unsupported));
+      } else {
+        trials.push_back(measure_engine_reads(kind, target, options, setup));
+      }
+    }
   }
   for (std::uint32_t round = 1; round < options.rounds; ++round) {
     for (EngineTrial& best : trials) {
       if (!best.ran) continue;
-      const EngineTrial again = measure_engine_reads(best.kind, target, options);
+      const EngineTrial again = measure_engine_reads(best.kind, target, options, best.setup);
       if (!again.ran) continue;
       best.iops = std::max(best.iops, again.iops);
       best.cpu_ns_per_io = std::min(best.cpu_ns_per_io, again.cpu_ns_per_io);
@@ -183,6 +208,13 @@ std::vector<EngineTrial> measure_engines(const TrialTarget& target, const TrialO
     }
   }
   return trials;
+}
+
+std::vector<EngineTrial> measure_engines(const TrialTarget& target, const TrialOptions& options,
+                                         std::span<const EngineProbe> probes) {
+  utsname names{};
+  const std::string release = ::uname(&names) == 0 ? names.release : "";
+  return measure_engines(target, options, probes, ring_setup_facts(target.fd, release));
 }
 
 }  // namespace iomark::engine

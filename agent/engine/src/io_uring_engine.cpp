@@ -9,12 +9,16 @@
 //
 // Ring setup: SUBMIT_ALL so that one bad request does not stop the rest of a batch (it gets
 // its own error completion), COOP_TASKRUN + TASKRUN_FLAG so completions do not interrupt the
-// worker with IPIs (liburing enters the kernel to run them when the flag says so), and on
-// request (CallingThreads::single) SINGLE_ISSUER + DEFER_TASKRUN. The
+// worker with IPIs (liburing enters the kernel to run them when the flag says so), on
+// request (CallingThreads::single) SINGLE_ISSUER + DEFER_TASKRUN, created disabled
+// (R_DISABLED) so that the thread that submits first, not the one that prepared, becomes the
+// ring's only issuer, and on request (CompletionPolling::polled) IOPOLL, in every attempt. The
 // completion ring holds at least queue_depth entries and the engine never holds more than
 // queue_depth requests, so it cannot overflow.
 #include <fcntl.h>
 #include <liburing.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <array>
 #include <cerrno>
@@ -34,6 +38,12 @@ constexpr std::uint64_t kCancelTag = ~std::uint64_t{0};
 __kernel_timespec to_timespec(Nanoseconds timeout) noexcept {
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout);
   return {seconds.count(), (timeout - seconds).count()};
+}
+
+// IORING_REGISTER_ENABLE_RINGS. liburing 2.3 (Debian 12) declares io_uring_enable_rings()
+// but does not export it, so the system call is made directly. 0 or -1 with errno.
+int enable_ring(const io_uring& ring) noexcept {
+  return static_cast<int>(::syscall(__NR_io_uring_register, ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, nullptr, 0));
 }
 
 class IoUringEngine final : public IoEngine {
@@ -67,6 +77,9 @@ class IoUringEngine final : public IoEngine {
   void cancel_and_wait_for_in_flight() noexcept;
 
   io_uring ring_{};
+  bool single_issuer_{};
+  bool enabled_{true};  // false until the first submit when created with R_DISABLED
+  bool completion_polling_{};
   std::uint32_t queue_depth_{};
   std::uint32_t in_flight_{};
   bool polling_{};
@@ -79,6 +92,8 @@ class IoUringEngine final : public IoEngine {
 
 IoUringEngine::~IoUringEngine() {
   if (!prepared()) return;
+  // With SINGLE_ISSUER, cancelling works only from the issuing thread; workers and trials
+  // reap everything before they let go of the engine, so in_flight_ is normally 0 here.
   // Buffers may be freed right after we return, so nothing may still be writing to them.
   if (in_flight_ != 0) cancel_and_wait_for_in_flight();
   io_uring_queue_exit(&ring_);
@@ -112,17 +127,21 @@ Capabilities IoUringEngine::capabilities() const noexcept {
   if (files_registered_) caps |= Capability::registered_files;
   if (!fixed_regions_.empty()) caps |= Capability::fixed_buffers;
   if (polling_) caps |= Capability::submission_polling;
+  if (single_issuer_) caps |= Capability::single_issuer;
+  if (completion_polling_) caps |= Capability::completion_polling;
   return caps;
 }
 
 Result<void> IoUringEngine::prepare(const EngineOptions& options) {
   if (auto ok = check_prepare(options, prepared(), name()); !ok) return ok;
   const bool polling = options.submission_polling == SubmissionPolling::kernel_thread;
+  const bool completion_polling = options.completion_polling == CompletionPolling::polled;
 
   // Most capable first; a kernel that lacks a flag says EINVAL and the next set is tried.
-  // Only the first two sets are optimisations, the last is plain io_uring.
-  const unsigned base =
-      IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP | (polling ? IORING_SETUP_SQPOLL : 0U);
+  // Only the first two sets are optimisations, the last is plain io_uring (IOPOLL, when
+  // asked for, is in every set: without it the engine would not be what was asked).
+  const unsigned base = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP | (polling ? IORING_SETUP_SQPOLL : 0U) |
+                        (completion_polling ? IORING_SETUP_IOPOLL : 0U);
   std::array<unsigned, 3> attempts{};
   std::size_t attempt_count = 0;
   // The IPI-avoiding flags make no sense with SQPOLL (and the kernel refuses them there).
@@ -131,7 +150,7 @@ Result<void> IoUringEngine::prepare(const EngineOptions& options) {
         base | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
     if (options.calling_threads == CallingThreads::single) {
       attempts[attempt_count++] =
-          cooperative | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+          cooperative | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED;
     }
     attempts[attempt_count++] = cooperative;
   }
@@ -158,6 +177,9 @@ Result<void> IoUringEngine::prepare(const EngineOptions& options) {
 
   queue_depth_ = options.queue_depth;
   polling_ = polling;
+  single_issuer_ = (params.flags & IORING_SETUP_SINGLE_ISSUER) != 0;
+  enabled_ = (params.flags & IORING_SETUP_R_DISABLED) == 0;
+  completion_polling_ = completion_polling;
   cqes_.assign(queue_depth_, nullptr);
   synthetic_.reset(queue_depth_);
   return {};
@@ -250,6 +272,11 @@ void IoUringEngine::prep(io_uring_sqe* sqe, const IoRequest& request) noexcept {
 }
 
 SubmitResult IoUringEngine::submit(std::span<const IoRequest> requests) noexcept {
+  if (!enabled_) {
+    // The first submit makes this thread the ring's single issuer (see the file comment).
+    if (enable_ring(ring_) != 0) return {0, SubmitStatus::failed, errno};
+    enabled_ = true;
+  }
   const std::size_t admitted = admissible(requests.size(), queue_depth_, in_flight_);
   // `accepted` counts up below; the status already says whether there was room for all.
   SubmitResult outcome = accepted_of(admitted, requests.size());

@@ -153,7 +153,7 @@ class Session {
   void ack(const Envelope& request) { reply(request, protocol::Ack{}); }
 
   void on(const Envelope& request, const protocol::InventoryRequest& /*asked*/) {
-    reply(request, collect_inventory(options_.policy, engine::probe_engines()));
+    reply(request, collect_inventory(options_.policy, engine::probe_engines(), engine_choices_.measured()));
   }
 
   void on(const Envelope& request, const protocol::Assignment& assignment) {
@@ -368,7 +368,7 @@ AgentService::AgentService(AgentServiceOptions options)
       engine_choices_(std::make_unique<engine::EngineChoiceCache>()) {}
 
 Error AgentService::serve(protocol::Connection& connection, std::stop_token stop) {
-  if (auto sent = connection.send(Envelope{0, 0, collect_inventory(options_.policy, engines_)});
+  if (auto sent = connection.send(Envelope{0, 0, collect_inventory(options_.policy, engines_, engine_choices_->measured())});
       !sent) {
     return sent.error();
   }

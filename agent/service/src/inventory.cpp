@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "iomark/agent/engine_inventory.hpp"
 #include "iomark/agent/host_stats.hpp"
 #include "iomark/agent/run_session.hpp"
 #include "iomark/common/utf8.hpp"
@@ -65,16 +66,6 @@ bool is_control(char c) noexcept {
   return byte < 0x20 || byte == 0x7f;
 }
 
-bool is_valid_path(std::string_view path) noexcept {
-  return !path.empty() && path.front() == '/' && path.size() <= protocol::kMaxPathBytes &&
-         path.find('\0') == std::string_view::npos;
-}
-
-bool is_valid_engine_name(std::string_view name) noexcept {
-  return !name.empty() && name.size() <= protocol::kMaxEngineNameBytes &&
-         name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") == std::string_view::npos;
-}
-
 std::uint64_t saturating_multiply(std::uint64_t a, std::uint64_t b) noexcept {
   if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a) return std::numeric_limits<std::uint64_t>::max();
   return a * b;
@@ -89,6 +80,13 @@ std::size_t estimated_bytes(const protocol::FileSystem& file_system) noexcept {
 }
 
 std::size_t estimated_bytes(const std::string& text) noexcept { return kStringOverheadBytes + text.size(); }
+
+std::size_t estimated_bytes(const protocol::TargetEngines& target) noexcept {
+  std::size_t total = kItemOverheadBytes + target.path.size();
+  for (const auto& name : target.usable_engines) total += estimated_bytes(name);
+  for (const auto& choice : target.choices) total += kItemOverheadBytes + choice.engine.size() + choice.reason.size();
+  return total;
+}
 
 template <typename Item>
 std::size_t estimated_bytes(const std::vector<Item>& items) noexcept {
@@ -124,6 +122,16 @@ void fit_engines(std::vector<std::string>& engines) {
 }
 
 }  // namespace
+
+bool is_valid_path(std::string_view path) noexcept {
+  return !path.empty() && path.front() == '/' && path.size() <= protocol::kMaxPathBytes &&
+         path.find('\0') == std::string_view::npos;
+}
+
+bool is_valid_engine_name(std::string_view name) noexcept {
+  return !name.empty() && name.size() <= protocol::kMaxEngineNameBytes &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") == std::string_view::npos;
+}
 
 std::string sanitize_label(std::string_view text, std::size_t max_bytes) {
   std::string clean;
@@ -298,18 +306,21 @@ void fit_to_limits(protocol::Inventory& inventory) {
   std::erase_if(inventory.allowed_paths, [](const std::string& path) { return !is_valid_path(path); });
   keep_first(inventory.allowed_paths, protocol::kMaxAllowedPaths);
   fit_engines(inventory.engines);
+  fit_target_engines(inventory.target_engines);
 
   std::size_t total = kItemOverheadBytes + estimated_bytes(inventory.host_name) + estimated_bytes(inventory.os_name) +
                       estimated_bytes(inventory.kernel_release) + estimated_bytes(inventory.engines) +
                       estimated_bytes(inventory.allowed_paths) + estimated_bytes(devices) +
-                      estimated_bytes(file_systems);
+                      estimated_bytes(file_systems) + estimated_bytes(inventory.target_engines);
+  drop_tail_over_budget(inventory.target_engines, total);
   drop_tail_over_budget(file_systems, total);
   drop_tail_over_budget(devices, total);
   drop_tail_over_budget(inventory.allowed_paths, total);
 }
 
 protocol::Inventory collect_inventory(const targets::SafetyPolicy& policy,
-                                      std::span<const engine::EngineProbe> probes) {
+                                      std::span<const engine::EngineProbe> probes,
+                                      std::span<const engine::MeasuredChoice> measured) {
   protocol::Inventory inventory;
   const results::HostFacts facts = host_facts(std::string());
   inventory.host_name = local_host_name();
@@ -332,6 +343,7 @@ protocol::Inventory collect_inventory(const targets::SafetyPolicy& policy,
   inventory.interfaces = network::list_interfaces();
   for (auto& nic : inventory.interfaces) nic.name = sanitize_label(nic.name);
   std::erase_if(inventory.interfaces, [](const protocol::NetworkInterface& nic) { return nic.name.empty(); });
+  inventory.target_engines = target_engines(measured);
   fit_to_limits(inventory);
   return inventory;
 }

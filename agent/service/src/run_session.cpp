@@ -46,10 +46,11 @@ Result<std::unique_ptr<engine::IoEngine>> engine_for(const RunAssignment& assign
   engine::TrialOptions trial;
   trial.queue_depth = queue_depth;
   trial.block_bytes = calibration_block_bytes(worker.spec);
-  const auto choice = choices.choose(target, trial, probes);
+  const auto choice = choices.choose(target, trial, probes, first.info().path);
   note.engine = std::string(engine::to_string(choice.engine));
   note.reason = choice.reason;
-  auto chosen = engine::make_prepared_engine(choice.engine, options);
+  // The worker thread submits first, so a single-issuer ring becomes its own (io_engine.hpp).
+  auto chosen = engine::make_prepared_engine(choice.engine, engine::candidate_options(choice.engine, choice.setup, queue_depth));
   if (chosen) return chosen;
   auto best = engine::make_best_engine(options);
   if (!best) return fail(best.error());

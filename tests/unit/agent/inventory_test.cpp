@@ -420,7 +420,7 @@ TEST(CollectInventory, ProducesAMessageTheControllerAccepts) {
   const auto probes = engine::probe_engines();
   const auto test_files_before = mount_points_with_test_file();
 
-  const protocol::Inventory inventory = collect_inventory(*policy, probes);
+  const protocol::Inventory inventory = collect_inventory(*policy, probes, {});
 
   const auto decoded = round_trip(inventory);
   ASSERT_TRUE(decoded.has_value()) << decoded.error().describe();

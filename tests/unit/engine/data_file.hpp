@@ -1,4 +1,4 @@
-// A test helper shared by the engine tests: a temp file of known data.
+// Test helpers shared by the engine tests: a temp file of known data, quick calibrations.
 #pragma once
 
 #include <fcntl.h>
@@ -9,7 +9,19 @@
 #include <string>
 #include <vector>
 
+#include "iomark/engine/engine_trial.hpp"
+
 namespace iomark::engine::test_support {
+
+// A calibration short enough for unit tests: one round of 10 ms after 1 ms of warm-up.
+inline TrialOptions quick(std::uint32_t queue_depth) {
+  TrialOptions options;
+  options.queue_depth = queue_depth;
+  options.warm_up = std::chrono::milliseconds(1);
+  options.measured = std::chrono::milliseconds(10);
+  options.rounds = 1;
+  return options;
+}
 
 // A temp file holding `size` bytes of data, opened buffered.
 class DataFile {

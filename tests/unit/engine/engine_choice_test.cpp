@@ -15,6 +15,7 @@ namespace iomark::engine {
 namespace {
 
 using test_support::DataFile;
+using test_support::quick;
 
 EngineTrial measured(EngineKind kind, double kiops, double cpu_us, std::uint32_t io_worker_threads = 0) {
   EngineTrial trial;
@@ -92,6 +93,16 @@ TEST(ChooseMeasuredEngine, EngineThatFailsToOpenIsSkippedWithItsReason) {
   EXPECT_TRUE(mentions(choice.reason, "io_uring did not run: io_uring_setup: Operation not permitted")) << choice.reason;
 }
 
+TEST(ChooseMeasuredEngine, UsableListsEveryEngineThatReadInProbeOrderPuntingIoUringIncluded) {
+  const std::vector<EngineTrial> trials{measured(EngineKind::sync, 300, 3.0), failed(EngineKind::threadpool, "no threads"),
+                                        measured(EngineKind::io_uring, 20, 9.0, 1), measured(EngineKind::linux_aio, 240, 3.5)};
+  const auto choice = choose_measured_engine(trials, 1, all_available());
+  EXPECT_EQ(choice.usable, (std::vector<EngineKind>{EngineKind::io_uring, EngineKind::linux_aio, EngineKind::sync}));
+  EXPECT_TRUE(choose_measured_engine(std::vector<EngineTrial>{failed(EngineKind::sync, "read failed")}, 1,
+                                     all_available())
+                  .usable.empty());
+}
+
 TEST(ChooseMeasuredEngine, CpuHungryEngineIsNotChosenForItsIops) {
   // threadpool buys 20% more IOPS on a synchronous device with helper threads on other
   // cores, at 2.3x the CPU per I/O.
@@ -115,15 +126,6 @@ TEST(ChooseMeasuredEngine, NothingRanFallsBackToTheProbeOrder) {
   EXPECT_TRUE(mentions(choice.reason, "no engine completed reads")) << choice.reason;
   EXPECT_TRUE(mentions(choice.reason, "sync did not run: read failed")) << choice.reason;
   EXPECT_EQ(choose_measured_engine({}, 1, {}).engine, EngineKind::sync);
-}
-
-TrialOptions quick(std::uint32_t queue_depth) {
-  TrialOptions options;
-  options.queue_depth = queue_depth;
-  options.warm_up = std::chrono::milliseconds(1);
-  options.measured = std::chrono::milliseconds(10);
-  options.rounds = 1;
-  return options;
 }
 
 TEST(MeasureEngineReads, SyncReadsARealFile) {
@@ -156,10 +158,14 @@ TEST(MeasureEngines, SkipsUnavailableEnginesWithTheProbesReason) {
                                         {EngineKind::threadpool, false, "no threads"},
                                         {EngineKind::sync, true, {}}};
   const auto trials = measure_engines({file.fd(), 1024 * 1024, 512}, quick(1), probes);
-  ASSERT_EQ(trials.size(), kProbeOrder.size());
-  EXPECT_FALSE(trials[0].ran);
-  EXPECT_EQ(trials[0].failure, "io_uring_setup: Operation not permitted");
-  EXPECT_TRUE(trials[3].ran) << trials[3].failure;
+  // io_uring is a candidate once per ring set-up (ring_setup.hpp), each with the probe's reason.
+  ASSERT_EQ(trials.size(), kProbeOrder.size() + kRingSetups.size() - 1);
+  for (std::size_t i = 0; i < kRingSetups.size(); ++i) {
+    EXPECT_FALSE(trials[i].ran);
+    EXPECT_EQ(trials[i].failure, "io_uring_setup: Operation not permitted");
+  }
+  EXPECT_EQ(trials.back().kind, EngineKind::sync);
+  EXPECT_TRUE(trials.back().ran) << trials.back().failure;
   EXPECT_EQ(choose_measured_engine(trials, 1, probes).engine, EngineKind::sync);
 }
 
@@ -169,15 +175,25 @@ TEST(EngineChoiceCache, MeasuresOncePerTargetAndDepth) {
   const TrialTarget target{file.fd(), 1024 * 1024, 512};
   const auto probes = probe_engines();
   EngineChoiceCache cache;
-  const auto first = cache.choose(target, quick(1), probes);
+  const auto first = cache.choose(target, quick(1), probes, "/srv/iobw.tst");
   EXPECT_FALSE(mentions(first.reason, "measured at an earlier run")) << first.reason;
-  const auto again = cache.choose(target, quick(1), probes);
+  const auto again = cache.choose(target, quick(1), probes, "/another/name/of/it");
   EXPECT_EQ(again.engine, first.engine);
   EXPECT_TRUE(mentions(again.reason, "measured at an earlier run")) << again.reason;
-  const auto deeper = cache.choose(target, quick(8), probes);
+  const auto deeper = cache.choose(target, quick(8), probes, "/srv/iobw.tst");
   EXPECT_TRUE(mentions(deeper.reason, "at depth 8")) << deeper.reason;
   EXPECT_FALSE(mentions(deeper.reason, "measured at an earlier run")) << deeper.reason;
-  EXPECT_EQ(cache.decisions().size(), 2U);
+  const auto remembered = cache.measured();
+  ASSERT_EQ(remembered.size(), 2U);
+  for (const auto& choice : remembered) {
+    EXPECT_EQ(choice.target_path, "/srv/iobw.tst");  // the path it was first measured under
+    EXPECT_EQ(choice.decision.reason.find("measured at an earlier run"), std::string::npos);
+    // sync always runs on a regular file, so the calibration lists it as usable there.
+    EXPECT_NE(std::find(choice.decision.usable.begin(), choice.decision.usable.end(), EngineKind::sync),
+              choice.decision.usable.end());
+  }
+  EXPECT_EQ(remembered[0].key.queue_depth, 1U);
+  EXPECT_EQ(remembered[1].key.queue_depth, 8U);
 }
 
 TEST(EngineChoiceKey, NamesTheTargetKernelAndDepth) {

@@ -99,7 +99,42 @@ TEST(Hostile, InventoryFields) {
           {"inventory.allowed_paths[1]", kRange, [](Inventory& m) { m.allowed_paths[1] = "relative"; }},
           {"inventory.engines", kRange, [](Inventory& m) { m.engines.clear(); }},
           {"inventory.engines[2]", kRange, [](Inventory& m) { m.engines[2] = "Thread Pool"; }},
+          {"inventory.target_engines[1].path", kRange, [](Inventory& m) { m.target_engines[1].path = "iobw.tst"; }},
+          {"inventory.target_engines[0].usable_engines[1]", kRange,
+           [](Inventory& m) { m.target_engines[0].usable_engines[1] = "Linux AIO"; }},
+          {"inventory.target_engines[1].choices", kRange, [](Inventory& m) { m.target_engines[1].choices.clear(); }},
+          {"inventory.target_engines[0].choices[1].queue_depth", kRange,
+           [](Inventory& m) { m.target_engines[0].choices[1].queue_depth = 0; }},
+          {"inventory.target_engines[0].choices[0].queue_depth", kRange,
+           [](Inventory& m) { m.target_engines[0].choices[0].queue_depth = kMaxEngineQueueDepth + 1; }},
+          {"inventory.target_engines[0].choices[0].block_bytes", kRange,
+           [](Inventory& m) { m.target_engines[0].choices[0].block_bytes = 0; }},
+          {"inventory.target_engines[0].choices[1].engine", kRange,
+           [](Inventory& m) { m.target_engines[0].choices[1].engine.clear(); }},
+          {"inventory.target_engines[0].choices[0].reason", kRange,
+           [](Inventory& m) { m.target_engines[0].choices[0].reason.assign(kMaxEngineReasonBytes + 1, 'x'); }},
+          {"inventory.target_engines", kRange,
+           [](Inventory& m) { m.target_engines.resize(kMaxTargetEngines + 1, m.target_engines[1]); }},
       });
+}
+
+TEST(Hostile, InventoryOfAnAgentBeforeEngineChoicesDecodes) {
+  // Fields 1..8 only, as agents wrote before target_engines (9) existed.
+  constexpr std::uint32_t kInventoryField = 10;
+  const auto old_inventory = WireWriter()
+                                 .bytes(1, "old-agent")
+                                 .varint(2, 4)
+                                 .bytes(3, "Linux")
+                                 .bytes(4, "6.1.0")
+                                 .bytes(7, "/srv/bench")
+                                 .bytes(8, "linux-aio")
+                                 .bytes(8, "sync");
+  const auto decoded = decode(WireWriter().message(kInventoryField, old_inventory).data());
+  ASSERT_TRUE(decoded.has_value()) << decoded.error().describe();
+  const auto& inventory = std::get<Inventory>(decoded->message);
+  EXPECT_EQ(inventory.host_name, "old-agent");
+  EXPECT_EQ(inventory.engines, (std::vector<std::string>{"linux-aio", "sync"}));
+  EXPECT_TRUE(inventory.target_engines.empty());
 }
 
 TEST(Hostile, AssignmentFields) {

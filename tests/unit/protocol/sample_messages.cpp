@@ -62,6 +62,13 @@ Inventory sample_inventory() {
   inventory.allowed_paths = {"/data", "/dev/sdb"};
   inventory.engines = {"io_uring", "linux-aio", "threadpool", "sync", "null"};
   inventory.interfaces = {{"lo", "127.0.0.1", 8, 65536, std::nullopt}, {"eth0", "10.0.0.5", 24, 9000, 25000}};
+  inventory.target_engines = {
+      {"/dev/sdb",
+       {"io_uring", "linux-aio", "sync"},
+       {{1, 4096, "sync", "sync at depth 1: 310 K IOPS, 3.10 \xC2\xB5s CPU/IO; linux-aio 250 K IOPS"},
+        {32, 8192, "io_uring", "io_uring at depth 32: 400 K IOPS"}}},
+      {"/data/iobw.tst", {"sync"}, {{4, 4096, "sync", ""}}},
+  };
   return inventory;
 }
 

@@ -52,6 +52,10 @@ inline constexpr std::size_t kMaxCpus = 8192;
 inline constexpr std::size_t kMaxBlockDevices = 8192;
 inline constexpr std::size_t kMaxFileSystems = 8192;
 inline constexpr std::size_t kMaxAllowedPaths = 1024;
+inline constexpr std::size_t kMaxTargetEngines = 256;   // targets with measured engine choices
+inline constexpr std::size_t kMaxEngineChoices = 64;    // depth/size choices per target
+inline constexpr std::size_t kMaxEngineReasonBytes = 4096;
+inline constexpr std::uint32_t kMaxEngineQueueDepth = 65536;  // engine::kMaxQueueDepth
 inline constexpr std::size_t kMaxWorkers = 1024;           // per agent and run
 inline constexpr std::size_t kMaxTargetsPerWorker = 2048;  // IOmeter's limit
 inline constexpr std::size_t kMaxPrepareTargets = 8192;
@@ -183,6 +187,24 @@ struct NetworkInterface {
   friend bool operator==(const NetworkInterface&, const NetworkInterface&) = default;
 };
 
+// How `auto` chose the engine for one target at one queue depth and read size (issue 16):
+// the agent's calibration, as it remembers it for later runs.
+struct EngineChoice {
+  std::uint32_t queue_depth{1};     // a worker's I/Os in flight, 1..kMaxEngineQueueDepth
+  std::uint32_t block_bytes{4096};  // the read size calibrated with, 1..kMaxSectorBytes
+  std::string engine;               // an engine name (as in Inventory::engines)
+  std::string reason;  // the winner's and every other candidate's numbers; UTF-8, 0..kMaxEngineReasonBytes
+  friend bool operator==(const EngineChoice&, const EngineChoice&) = default;
+};
+
+// What the agent learnt about the engines on one target it has run `auto` on.
+struct TargetEngines {
+  std::string path;                         // absolute: the device or test file as opened
+  std::vector<std::string> usable_engines;  // completed reads there, probe order; 0..kMaxEngines names
+  std::vector<EngineChoice> choices;        // by depth, then read size; 1..kMaxEngineChoices
+  friend bool operator==(const TargetEngines&, const TargetEngines&) = default;
+};
+
 struct Inventory {
   std::string host_name;  // 1..kMaxLabelBytes
   std::uint32_t cpu_count{1};  // 1..kMaxCpus
@@ -196,6 +218,9 @@ struct Inventory {
   std::vector<std::string> engines;
   // IPv4 interfaces, 0..kMaxNetworkInterfaces; empty from agents that predate network workers.
   std::vector<NetworkInterface> interfaces{};
+  // Targets the agent has measured engines on (since it started), 0..kMaxTargetEngines.
+  // Added after protocol version 1 shipped: older agents send none, older controllers skip it.
+  std::vector<TargetEngines> target_engines;
   friend bool operator==(const Inventory&, const Inventory&) = default;
 };
 

@@ -7,6 +7,9 @@
 // with O_DIRECT io_uring completes reads itself. So each candidate reads for a moment and the
 // numbers decide.
 //
+// Candidates are engines and, for io_uring, each of its ring set-ups (ring_setup.hpp), so
+// "io_uring" below means any of them.
+//
 // Rule (choose_measured_engine):
 //   1. Candidates that failed to run are skipped, each with its reason.
 //   2. io_uring that punted reads to io-wq worker threads is skipped while any other
@@ -25,9 +28,11 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "iomark/engine/engine_kind.hpp"
 #include "iomark/engine/engines.hpp"
+#include "iomark/engine/ring_setup.hpp"
 
 namespace iomark::engine {
 
@@ -41,6 +46,7 @@ inline constexpr double kCpuAllowance = 1.25;
 // What one engine did in the calibration (or why it could not run).
 struct EngineTrial {
   EngineKind kind{EngineKind::sync};
+  RingSetup setup{RingSetup::standard};  // io_uring's; standard for every other engine
   bool ran{};
   std::string failure;          // why not, when !ran
   std::uint64_t reads{};        // reads completed in the measured interval
@@ -52,9 +58,14 @@ struct EngineTrial {
 
 struct EngineDecision {
   EngineKind engine{EngineKind::sync};
+  RingSetup setup{RingSetup::standard};  // how to set io_uring up (candidate_options)
   // One line for logs, results and the inventory: the winner's numbers, then every other
   // candidate's numbers or reason ("sync at depth 1: 310 K IOPS, 3.1 µs CPU/IO; ...").
   std::string reason;
+  // The engines that completed reads on the target in the calibration, in probe order
+  // (io_uring included even where it punted): what the agent's inventory lists as working
+  // there. Empty when nothing was measured.
+  std::vector<EngineKind> usable;
   friend bool operator==(const EngineDecision&, const EngineDecision&) = default;
 };
 

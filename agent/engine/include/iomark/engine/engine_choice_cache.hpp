@@ -16,7 +16,9 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "iomark/engine/engine_choice.hpp"
 #include "iomark/engine/engine_trial.hpp"
@@ -36,20 +38,30 @@ struct EngineChoiceKey {
 // The key for `target` (fstat of its descriptor) at `options`; an error if fstat fails.
 [[nodiscard]] Result<EngineChoiceKey> engine_choice_key(const TrialTarget& target, const TrialOptions& options);
 
+// One remembered choice: for which target (named by the path it was first measured under),
+// depth and read size, and what was decided there (the reason as first measured).
+struct MeasuredChoice {
+  EngineChoiceKey key;
+  std::string target_path;
+  EngineDecision decision;
+  friend bool operator==(const MeasuredChoice&, const MeasuredChoice&) = default;
+};
+
 class EngineChoiceCache {
  public:
   // The remembered decision for this target and options, or a fresh measurement
-  // (measure_engines + choose_measured_engine) that is then remembered. A remembered
-  // decision's reason says so. A target whose key cannot be read is measured, not cached.
+  // (measure_engines + choose_measured_engine) that is then remembered under `target_path`
+  // (how the agent names the target, for its inventory). A remembered decision's reason says
+  // so. A target whose key cannot be read is measured, not cached.
   [[nodiscard]] EngineDecision choose(const TrialTarget& target, const TrialOptions& options,
-                                      std::span<const EngineProbe> probes);
+                                      std::span<const EngineProbe> probes, std::string_view target_path);
 
-  // Every decision made so far, for the agent's inventory and logs.
-  [[nodiscard]] std::map<EngineChoiceKey, EngineDecision> decisions() const;
+  // Every decision made so far, in key order, for the agent's inventory and logs.
+  [[nodiscard]] std::vector<MeasuredChoice> measured() const;
 
  private:
   mutable std::mutex mutex_;
-  std::map<EngineChoiceKey, EngineDecision> decisions_;
+  std::map<EngineChoiceKey, MeasuredChoice> choices_;
 };
 
 }  // namespace iomark::engine

@@ -18,6 +18,7 @@
 
 #include "iomark/engine/engine_choice.hpp"
 #include "iomark/engine/engines.hpp"
+#include "iomark/engine/ring_setup.hpp"
 
 namespace iomark::engine {
 
@@ -40,14 +41,19 @@ struct TrialOptions {
   std::uint32_t rounds{2};
 };
 
-// One engine's trial. Never throws; a failure (setup refused, a read failed or took over
-// 10 s, no thread could be started) is a trial that did not run, with its reason.
-[[nodiscard]] EngineTrial measure_engine_reads(EngineKind kind, const TrialTarget& target,
-                                               const TrialOptions& options);
+// One engine's trial (io_uring's with the given ring set-up). Never throws; a failure (setup
+// refused, a set-up's flags not granted, a read failed or took over 10 s, no thread could be
+// started) is a trial that did not run, with its reason.
+[[nodiscard]] EngineTrial measure_engine_reads(EngineKind kind, const TrialTarget& target, const TrialOptions& options,
+                                               RingSetup setup = RingSetup::standard);
 
-// A trial of every engine of kProbeOrder, `rounds` times in turn, each engine's best round
-// kept; those `probes` found unavailable are not run and carry the probe's reason. Takes
-// about rounds x (warm_up + measured) per available engine.
+// A trial of every candidate: each engine of kProbeOrder, io_uring once per ring set-up,
+// `rounds` times in turn, each candidate's best round kept. Not run, each with its reason:
+// engines `probes` found unavailable, and io_uring set-ups unsupported_ring_setup() rules out
+// under `facts`. Takes about rounds x (warm_up + measured) per candidate that runs.
+[[nodiscard]] std::vector<EngineTrial> measure_engines(const TrialTarget& target, const TrialOptions& options,
+                                                       std::span<const EngineProbe> probes, const RingSetupFacts& facts);
+// The same with this host's facts for the target (ring_setup_facts of its descriptor).
 [[nodiscard]] std::vector<EngineTrial> measure_engines(const TrialTarget& target, const TrialOptions& options,
                                                        std::span<const EngineProbe> probes);
 

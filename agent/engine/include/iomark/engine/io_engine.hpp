@@ -75,6 +75,8 @@ enum class Capability : std::uint32_t {
   registered_files = 1U << 5,     // targets are registered with the kernel (io_uring)
   fixed_buffers = 1U << 6,        // buffers in registered regions use fixed-buffer I/O
   submission_polling = 1U << 7,   // a kernel thread polls the submission queue (SQPOLL)
+  single_issuer = 1U << 8,        // io_uring: SINGLE_ISSUER | DEFER_TASKRUN took effect
+  completion_polling = 1U << 9,   // io_uring: completions are polled (IOPOLL), not interrupts
 };
 
 class Capabilities {
@@ -107,12 +109,22 @@ constexpr Capabilities operator|(Capability a, Capability b) noexcept {
 // syscall at the price of a CPU spinning while I/O is flowing, so it is off by default.
 enum class SubmissionPolling : std::uint8_t { off, kernel_thread };
 
-// io_uring only: which threads call the engine. `single` promises that prepare, every
-// other call and the destructor all run on one thread (a worker that prepares its own
-// engine); the kernel then skips cross-thread synchronisation and runs completion work only
-// when reap asks for it (SINGLE_ISSUER | DEFER_TASKRUN, Linux 6.1+; ignored with SQPOLL or
-// on older kernels). A call from another thread then fails (EEXIST).
+// io_uring only: which threads call the engine. `single` promises that submit, reap and
+// the destructor (while I/O is in flight) all run on one thread, the one that submits first
+// (prepare and the registrations may run on another: the ring is created disabled and the
+// first submit enables it for its own thread); the kernel then skips cross-thread
+// synchronisation and runs completion work only when reap asks for it (SINGLE_ISSUER |
+// DEFER_TASKRUN, Linux 6.1+; ignored with SQPOLL or on older kernels, which
+// Capability::single_issuer tells). A call from another thread then fails (EEXIST).
 enum class CallingThreads : std::uint8_t { any, single };
+
+// io_uring only: how completions are found. `polled` (IORING_SETUP_IOPOLL) has reap poll the
+// device's completion queue instead of sleeping until an interrupt: fewer context switches
+// at low depth, but only on devices with poll queues (/sys/block/X/queue/io_poll is 1, e.g.
+// NVMe with nvme.poll_queues > 0) and descriptors opened with O_DIRECT; elsewhere reads
+// fail (EOPNOTSUPP) or the kernel refuses the ring. Never dropped silently: prepare fails
+// when the kernel refuses it, so a calibration measures what it names (ring_setup.hpp).
+enum class CompletionPolling : std::uint8_t { off, polled };
 
 inline constexpr std::uint32_t kMaxQueueDepth = 65536;
 
@@ -124,6 +136,7 @@ struct EngineOptions {
   // How long the SQPOLL thread spins without work before sleeping.
   std::chrono::milliseconds polling_idle{10};
   CallingThreads calling_threads{CallingThreads::any};
+  CompletionPolling completion_polling{CompletionPolling::off};
   // threadpool only: helper threads; 0 means min(queue_depth, 8).
   std::uint32_t helper_threads{0};
 };

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "iomark/engine/engine_choice_cache.hpp"
 #include "iomark/engine/engines.hpp"
 #include "iomark/protocol/frame.hpp"
 #include "iomark/protocol/messages.hpp"
@@ -43,13 +44,16 @@ namespace iomark::agent {
 //   inspect_block_device() can inspect (a device without a node here, as in many
 //   containers, cannot be a target and is left out), with apply_usage();
 // - file_systems: file_systems_from_mounts(targets::read_mount_table(), stat_file_system);
-// - allowed_paths: policy.allowed_paths(); engines: engine_names(probes).
-// `probes` is normally engine::probe_engines(), passed in so the caller probes once.
+// - allowed_paths: policy.allowed_paths(); engines: engine_names(probes);
+// - target_engines: target_engines(measured) (engine_inventory.hpp), what `auto` measured.
+// `probes` is normally engine::probe_engines(), passed in so the caller probes once;
+// `measured` the agent's EngineChoiceCache::measured().
 // Never fails: a source that cannot be read contributes nothing. Cold path: inspects every
 // device (libblkid, an O_EXCL read-only open) and calls statvfs() on every candidate mount;
 // like df, it blocks while a network file system does not answer.
 [[nodiscard]] protocol::Inventory collect_inventory(const targets::SafetyPolicy& policy,
-                                                    std::span<const engine::EngineProbe> probes);
+                                                    std::span<const engine::EngineProbe> probes,
+                                                    std::span<const engine::MeasuredChoice> measured);
 
 // Makes `inventory` acceptable to protocol::decode() and small enough for one frame:
 // - labels (host_name, os_name, kernel_release, model, file system type): invalid UTF-8
@@ -64,9 +68,11 @@ namespace iomark::agent {
 //   free bytes are clamped to its total;
 // - engine names that are not 1..kMaxEngineNameBytes of [a-z0-9_-] are dropped, duplicates
 //   too, and "null" is added when none is left;
+// - target_engines go through fit_target_engines() (engine_inventory.hpp);
 // - lists keep their first kMax... items, and then, while the message would exceed
-//   kInventoryBudgetBytes, the last file systems, then the last block devices, then the
-//   last allowed paths are dropped (engines and host facts are always small).
+//   kInventoryBudgetBytes, the last measured targets (target_engines), then the last file
+//   systems, then the last block devices, then the last allowed paths are dropped (engines
+//   and host facts are always small).
 // Idempotent.
 void fit_to_limits(protocol::Inventory& inventory);
 
@@ -75,6 +81,11 @@ void fit_to_limits(protocol::Inventory& inventory);
 inline constexpr std::size_t kInventoryBudgetBytes = protocol::kMaxFrameBytes - 64 * 1024;
 
 // ---- Pieces, for tests and for callers that need only one ------------------------------
+
+// What protocol::decode() accepts as a path: absolute, 1..kMaxPathBytes, no NUL.
+[[nodiscard]] bool is_valid_path(std::string_view path) noexcept;
+// What protocol::decode() accepts as an engine name: 1..kMaxEngineNameBytes of [a-z0-9_-].
+[[nodiscard]] bool is_valid_engine_name(std::string_view name) noexcept;
 
 // `text` as a protocol label of at most `max_bytes`: valid UTF-8 (an invalid byte becomes
 // '?'), no control characters (each becomes a space), no leading or trailing spaces, cut on
