@@ -379,6 +379,8 @@ Inventory from_wire(const pb::Inventory& wire, Checker& check, const FieldPath& 
     for (int i = 0; i < wire.interfaces_size() && check.ok(); ++i) {
       message.interfaces.push_back(
           from_wire(wire.interfaces(i), check, path.item("interfaces", static_cast<std::size_t>(i))));
+    }
+  }
   if (check.count(wire.target_engines_size(), 0, kMaxTargetEngines, path / "target_engines")) {
     for (int i = 0; i < wire.target_engines_size() && check.ok(); ++i) {
       message.target_engines.push_back(
