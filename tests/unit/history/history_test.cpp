@@ -67,6 +67,22 @@ TEST(History, StoredRunReadsBackWhole) {
   }
 }
 
+// The run a stop cut short is a row with its figures; its stored tree says it was cut.
+TEST(History, ARunAStopCutShortKeepsItsMarkInItsStoredTree) {
+  auto history = open_memory();
+  auto run = mixed_run(1, 2);
+  run.end = results::RunEnd::interrupted;
+  auto series = history.begin_series(series_info(1'700'000'000'000), std::nullopt, "iomark run");
+  ASSERT_TRUE(series);
+  const RunId id = record(history, *series, 1, run);
+  auto stored = history.show(id);
+  ASSERT_TRUE(stored) << stored.error().describe();
+  ASSERT_TRUE(stored->results);
+  EXPECT_EQ(stored->results->end, results::RunEnd::interrupted);
+  EXPECT_EQ(*stored->results, run);
+  EXPECT_TRUE(stored->record.iops.has_value());
+}
+
 TEST(History, LoadResultsGivesTheRunsInTheOrderAsked) {
   auto history = open_memory();
   auto series = history.begin_series(series_info(5), std::nullopt, "iomark run");
