@@ -197,6 +197,8 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
   run.info.end_time = results::wall_clock_now();
   (*session)->stop();
   run.managers.push_back((*session)->results(local_host_name()));
+  // Cut short by a signal, the run keeps what it measured and says so (JSON "interrupted").
+  if (stop.stop_requested()) run.end = results::RunEnd::interrupted;
 
   // With --json - standard output carries the JSON alone; the report moves to stderr.
   const bool json_to_stdout = flags.results_json == run_options::kStandardOutput;

@@ -128,7 +128,7 @@ int serve(const ServeOptions& options, std::stop_token stop) {
   while (!stop.stop_requested()) {
     auto connection = (*listener)->accept(std::chrono::milliseconds(200));
     if (!connection) {
-      if (connection.error().code() != ErrorCode::not_found) {
+      if (connection.error().code() != ErrorCode::timed_out) {
         spdlog::warn("session refused: {}", connection.error().describe());
       }
       continue;

@@ -51,7 +51,8 @@ int serve_iometer(const ServeOptions& options) {
   for (;;) {
     auto channel = agent::legacy_login(legacy, gui->host, gui->port);
     if (!channel) {
-      if (channel.error().code() == ErrorCode::io_error || channel.error().code() == ErrorCode::not_found) {
+      const auto code = channel.error().code();
+      if (code == ErrorCode::io_error || code == ErrorCode::not_found || code == ErrorCode::timed_out) {
         if (channel.error().describe() != last_problem) {
           last_problem = channel.error().describe();
           spdlog::warn("{}; retrying", last_problem);

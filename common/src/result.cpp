@@ -11,6 +11,8 @@ std::string_view to_string(ErrorCode code) noexcept {
     case ErrorCode::not_found: return "not found";
     case ErrorCode::unsupported: return "unsupported";
     case ErrorCode::internal: return "internal error";
+    case ErrorCode::timed_out: return "timed out";
+    case ErrorCode::cancelled: return "cancelled";
   }
   return "unknown error";
 }

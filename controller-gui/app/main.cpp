@@ -1,5 +1,5 @@
 // iomark-gui: the Qt front end of the iomark controller. main() only reads the command line
-// and wires the key, TLS and the listening address into the main window.
+// and wires the key, TLS, the listening address and the run settings into the main window.
 #include <CLI/CLI.hpp>
 #include <QApplication>
 #include <QStringList>
@@ -19,24 +19,16 @@
 #include "iomark/app_runtime/stop_signals.hpp"
 #include "iomark/common/exit_code.hpp"
 #include "iomark/controller/heap_arenas.hpp"
+#include "iomark/gui/command_line.hpp"
 #include "iomark/gui/main_window.hpp"
-#include "iomark/run_options/run_flags.hpp"
 #include "iomark/transport/key_file.hpp"
 #include "iomark/transport/tls.hpp"
 
 namespace {
 
-struct GuiFlags {
-  std::string plan;
-  std::string listen{"1066"};
-  bool no_listen{false};
-  std::string legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins; empty: none
-  iomark::run_options::ConnectionFlags connection;
-};
-
 // The key the flags name; a problem with it becomes a notice the window shows (the embedded
 // agent needs no key).
-iomark::gui::MainWindowOptions window_options(const GuiFlags& flags) {
+iomark::gui::MainWindowOptions window_options(const iomark::gui::GuiFlags& flags) {
   iomark::gui::MainWindowOptions options;
   const auto& connection = flags.connection;
   options.insecure = connection.insecure;
@@ -84,22 +76,8 @@ int main(int argc, char** argv) {
   // Parsed before QApplication exists, so --help and --version work without a display.
   CLI::App app{"iomark-gui: the iomark controller, IOmeter's workflow, iomark's engine.", "iomark-gui"};
   app.set_version_flag("--version", "iomark-gui " IOMARK_VERSION);
-  GuiFlags flags;
-  app.add_option("PLAN", flags.plan, "An IOmeter .icf plan to open")->type_name("PLAN.icf");
-  const auto connection_group = std::string(iomark::run_options::kConnectionGroup);
-  auto* listen = app.add_option("--listen", flags.listen, "Accept agents logging in on [ADDR:]PORT")
-                     ->type_name("[ADDR:]PORT")
-                     ->capture_default_str()
-                     ->group(connection_group);
-  app.add_flag("--no-listen", flags.no_listen, "Do not listen for agents at start")
-      ->excludes(listen)
-      ->group(connection_group);
-  app.add_option("--legacy-dynamo", flags.legacy_dynamo,
-                 "Also accept IOmeter Dynamo 1.1.0 logins on [ADDR:]PORT, a port apart from --listen's "
-                 "(the legacy protocol has no authentication)")
-      ->type_name("[ADDR:]PORT")
-      ->group(connection_group);
-  iomark::run_options::add_connection_flags(app, flags.connection, iomark::run_options::Peer::agents);
+  iomark::gui::GuiFlags flags;
+  iomark::gui::add_gui_flags(app, flags);
   iomark::app_runtime::LogOptions log_options;
   iomark::app_runtime::add_log_options(app, log_options, "iomark-gui",
                                        [] { return iomark::app_runtime::ConsoleStyle::timestamped; });
@@ -114,6 +92,11 @@ int main(int argc, char** argv) {
     return iomark::to_int(iomark::ExitCode::usage);
   }
 
+  const auto settings = iomark::gui::run_settings(flags.run);
+  if (!settings) {
+    spdlog::error("{}", settings.error().describe());
+    return iomark::to_int(iomark::ExitCode::bad_input);
+  }
   // TLS asked for and not usable must not become plain TCP: refuse, as iomark run does.
   auto tls = iomark::transport::load_tls(flags.connection.tls_cert, flags.connection.tls_key, flags.connection.tls_ca);
   if (!tls) {
@@ -134,6 +117,7 @@ int main(int argc, char** argv) {
   options.tls = std::move(*tls);
   iomark::gui::MainWindow window(std::move(options));
   if (!flags.plan.empty()) window.open_plan(QString::fromStdString(flags.plan));
+  window.apply(*settings);  // over the plan's, as `iomark run PLAN --time` does
   window.show();
   return QApplication::exec();
 }

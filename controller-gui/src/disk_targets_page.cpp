@@ -105,16 +105,21 @@ DiskTargetsPage::DiskTargetsPage(PlanDocument& document, QWidget* parent) : QWid
   connect(test_file_size_, &QLineEdit::editingFinished, this, [this] {
     const auto size = parse_size(test_file_size_->text().trimmed().toStdString());
     if (size && size->count() > 0) {
-      test_file_bytes_ = size->count();
+      test_file_bytes_ = size->count();  // shown in its canonical form just below
       settings_error_->clear();
     } else {
       settings_error_->setText(tr("\"%1\" is not a size (512M, 1G, 20GiB)").arg(test_file_size_->text()));
     }
-    test_file_size_->setText(QString::fromStdString(format_size(Bytes(test_file_bytes_))));
+    set_test_file_bytes(test_file_bytes_);
   });
   connect(&document_, &PlanDocument::topology_changed, this, &DiskTargetsPage::refresh);
   connect(&document_, &PlanDocument::plan_replaced, this, [this] { show_worker(std::nullopt, std::nullopt, std::nullopt); });
   refresh();
+}
+
+void DiskTargetsPage::set_test_file_bytes(std::uint64_t bytes) {
+  test_file_bytes_ = bytes;
+  test_file_size_->setText(QString::fromStdString(format_size(Bytes(test_file_bytes_))));
 }
 
 void DiskTargetsPage::show_worker(std::optional<std::size_t> manager, std::optional<std::size_t> worker,

@@ -406,6 +406,8 @@ void MainWindow::start() {
   controller::PlanSeriesOptions options;
   options.manager_map = manager_map(document_->managers(), session_->managers());
   options.default_test_file_bytes = targets_page_->test_file_bytes();
+  options.engine = run_settings_.engine;
+  options.buffered = run_settings_.buffered;
   auto planned = controller::plan_series(document_->plan(), session_->links(), options);
   if (!planned) {
     report(Severity::error, tr("cannot start: %1").arg(QString::fromStdString(planned.error().describe())));
@@ -419,12 +421,33 @@ void MainWindow::start() {
   }
   if (auto started = session_->start_series(std::move(planned->series), setup_page_->results_file().toStdString(),
                                             {setup_page_->history_database().toStdString(),
-                                             setup_page_->metrics_listen().toStdString()});
+                                             setup_page_->metrics_listen().toStdString(), run_settings_.results_json});
       !started) {
     report(Severity::error, QString::fromStdString(started.error().describe()));
     return;
   }
   tabs_->setCurrentWidget(results_page_);
+}
+
+void MainWindow::apply(const RunSettings& settings) {
+  run_settings_ = settings;
+  auto setup = document_->setup();
+  if (settings.run_time_s) setup.run_time_s = *settings.run_time_s;
+  if (settings.ramp_up_s) setup.ramp_up_s = *settings.ramp_up_s;
+  if (settings.description) setup.description = *settings.description;
+  if (setup != document_->setup()) document_->set_setup(setup);
+  if (settings.results_csv) setup_page_->set_results_file(QString::fromStdString(*settings.results_csv));
+  if (settings.test_file_bytes) targets_page_->set_test_file_bytes(*settings.test_file_bytes);
+  // Neither has a page of its own: the log says they hold.
+  if (!settings.engine.empty() || settings.buffered) {
+    report(Severity::info, tr("every series runs with engine %1%2 (command line)")
+                               .arg(settings.engine.empty() ? QStringLiteral("auto") : QString::fromStdString(settings.engine),
+                                    settings.buffered ? tr(", buffered where O_DIRECT is refused") : QString()));
+  }
+  if (!settings.results_json.empty()) {
+    report(Severity::info, tr("every series writes its JSON results to %1 (command line)")
+                               .arg(QString::fromStdString(settings.results_json)));
+  }
 }
 
 void MainWindow::stop() {

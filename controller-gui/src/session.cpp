@@ -291,7 +291,7 @@ Result<void> Session::start_series(controller::SeriesPlan series, std::string cs
   series_ = std::make_unique<controller::SeriesPlan>(std::move(series));
   if (opened->history) opened->history_observer.emplace(*opened->history, *series_);
   outputs_ = std::move(opened);
-  recorder_ = std::make_unique<controller::ResultsRecorder>(std::move(csv_path), std::string());
+  recorder_ = std::make_unique<controller::ResultsRecorder>(std::move(csv_path), outputs.results_json);
   last_results_ = results::SeriesResults{series_->info, series_->plan, {}, results::SeriesOutcome::in_progress};
   running_ = true;
   emit series_started(series_->runs.size());

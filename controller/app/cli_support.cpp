@@ -84,6 +84,8 @@ int connect_failure(const Error& error) {
   switch (error.code()) {
     case ErrorCode::io_error:
     case ErrorCode::not_found:
+    case ErrorCode::timed_out:
+    case ErrorCode::cancelled:
       return to_int(ExitCode::cannot_connect);
     case ErrorCode::validation_error:
     case ErrorCode::unsupported:

@@ -83,7 +83,11 @@ int show(const HistoryOptions& options) {
   std::cout << "run " << run.id << ": run " << run.position << " of series " << run.series_id << " (\""
             << run.description << "\", " << run.source << ")\n"
             << "  started     " << results::format_rfc3339(run.start_time) << '\n'
-            << "  status      " << to_string(run.status) << (run.error.empty() ? "" : ": " + run.error) << '\n'
+            << "  status      " << to_string(run.status) << (run.error.empty() ? "" : ": " + run.error)
+            << (stored->results && stored->results->end == results::RunEnd::interrupted
+                    ? " (interrupted: a stop cut it short; the figures cover its recording until then)"
+                    : "")
+            << '\n'
             << "  test type   " << access_specs::to_string(stored->series.test_type) << '\n'
             << "  controller  iomark " << stored->series.iomark_version << '\n'
             << "  spec        " << run.spec << ", QD " << depth_text(run.queue_depth) << '\n'

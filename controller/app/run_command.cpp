@@ -130,7 +130,9 @@ void print_summary(const controller::SeriesOutcome& outcome, std::ostream& out) 
                    {"CPU %", Align::right}});
   for (const auto& run : outcome.runs) {
     const auto& all = run.points.at(0);
-    table.add_row({std::to_string(run.index + 1), all.spec,
+    // The run a stop cut short keeps its figures; the mark says they cover less than its time.
+    const bool cut = run.end == results::RunEnd::interrupted;
+    table.add_row({std::to_string(run.index + 1) + (cut ? "*" : ""), all.spec,
                    run.info.queue_depth ? std::to_string(*run.info.queue_depth) : std::string("-"),
                    format_fixed(all.iops, 0), format_fixed(all.mb_per_s, 2), format_fixed(all.average_response_ms, 3),
                    all.p99_response_ms ? format_fixed(*all.p99_response_ms, 3) : std::string("-"),
@@ -138,6 +140,9 @@ void print_summary(const controller::SeriesOutcome& outcome, std::ostream& out) 
                    all.cpu_percent ? format_fixed(*all.cpu_percent, 1) : std::string("-")});
   }
   out << table.render();
+  if (!outcome.runs.empty() && outcome.runs.back().end == results::RunEnd::interrupted) {
+    out << "* stopped early: the figures cover its recording until the stop\n";
+  }
 }
 
 // What the wire carries for --engine: empty asks each agent to probe.

@@ -49,11 +49,11 @@ Result<protocol::Message> ManagerLink::await_reply(std::uint64_t id, std::string
   for (;;) {
     const auto left = std::chrono::duration_cast<Nanoseconds>(deadline - std::chrono::steady_clock::now());
     if (left <= Nanoseconds(0)) {
-      return fail(about(peer(), Error(ErrorCode::io_error, "no reply to " + std::string(what) + " in time")));
+      return fail(about(peer(), Error(ErrorCode::timed_out, "no reply to " + std::string(what) + " in time")));
     }
     auto envelope = connection_->receive(left);
     if (!envelope) {
-      if (envelope.error().code() == ErrorCode::not_found) continue;
+      if (envelope.error().code() == ErrorCode::timed_out) continue;
       return fail(about(peer(), envelope.error()));
     }
     if (envelope->correlation_id != id) {
@@ -87,7 +87,7 @@ Result<void> ManagerLink::poll(const PushHandler& on_push) {
   for (;;) {
     auto envelope = connection_->receive(Nanoseconds(0));
     if (!envelope) {
-      if (envelope.error().code() == ErrorCode::not_found) return {};
+      if (envelope.error().code() == ErrorCode::timed_out) return {};
       return fail(about(peer(), envelope.error()));
     }
     if (auto* report = std::get_if<protocol::ErrorReport>(&envelope->message)) {

@@ -76,7 +76,7 @@ Result<void> ManagerRegistry::wait_for(std::size_t count, Nanoseconds timeout, s
   arrived_.wait_until(lock, stop, deadline, [&] { return entries_.size() >= count; });
   if (entries_.size() >= count) return {};
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout).count();
-  return fail(ErrorCode::io_error, std::to_string(entries_.size()) + " of " + std::to_string(count) +
+  return fail(stop.stop_requested() ? ErrorCode::cancelled : ErrorCode::timed_out, std::to_string(entries_.size()) + " of " + std::to_string(count) +
                                        " manager(s) logged in " +
                                        (stop.stop_requested() ? std::string("before the wait was stopped")
                                                               : "within " + std::to_string(seconds) + " s"));
@@ -129,7 +129,7 @@ void ManagerRegistry::accept_logins(const std::stop_token& stop) {
   while (!stop.stop_requested()) {
     auto connection = listener_->accept(kLoginPoll);
     if (!connection) {
-      if (connection.error().code() != ErrorCode::not_found) events_.manager_refused(connection.error());
+      if (connection.error().code() != ErrorCode::timed_out) events_.manager_refused(connection.error());
       continue;
     }
     (void)register_link(std::move(*connection), nullptr);  // a failure went to manager_refused

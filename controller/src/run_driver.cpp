@@ -40,11 +40,18 @@ Result<results::RunResults> RunDriver::run(const RunPlan& plan, std::size_t inde
   }
   if (auto started = start_all(plan, run_id); !started) return fail(started.error());
   if (auto done = command_all(plan, run_id, protocol::Phase::begin_io); !done) return fail(done.error());
-  if (auto waited = wait(plan, LivePhase::ramp_up, series_.ramp_up_s); !waited) return fail(waited.error());
+  // Stopped during the ramp-up, nothing was measured yet: the run is abandoned.
+  auto ramped = wait(plan, LivePhase::ramp_up, series_.ramp_up_s);
+  if (!ramped) return fail(ramped.error());
+  if (*ramped == PhaseEnd::stop_requested) return fail(ErrorCode::cancelled, "stopped by the user during the ramp-up");
   if (auto done = command_all(plan, run_id, protocol::Phase::record_on); !done) return fail(done.error());
   results::RunResults run{plan.info, {}};
   run.info.start_time = results::wall_clock_now();
-  if (auto waited = wait(plan, LivePhase::recording, series_.run_time_s); !waited) return fail(waited.error());
+  // Stopped while recording, the run ends here as it would at its end, and its results are
+  // kept, as IOmeter's "Stop All" keeps them.
+  auto recorded = wait(plan, LivePhase::recording, series_.run_time_s);
+  if (!recorded) return fail(recorded.error());
+  if (*recorded == PhaseEnd::stop_requested) run.end = results::RunEnd::interrupted;
   if (auto done = command_all(plan, run_id, protocol::Phase::record_off); !done) return fail(done.error());
   run.info.end_time = results::wall_clock_now();
   // Stopped all at once, like the other phases; the final results are then read in order.
@@ -204,17 +211,21 @@ Result<void> RunDriver::prepare(const RunPlan& plan) {
 }
 
 // Lets a phase run for `seconds`, taking in samples and reporting live figures.
-Result<void> RunDriver::wait(const RunPlan& plan, LivePhase phase, std::uint32_t seconds) {
+Result<RunDriver::PhaseEnd> RunDriver::wait(const RunPlan& plan, LivePhase phase, std::uint32_t seconds) {
   const auto start = Clock::now();
   const auto end = start + std::chrono::seconds(seconds);
   auto next_live = start + kLiveEvery;
   figures_.phase = phase;
   figures_.phase_s = seconds;
   figures_.preparing = {};
+  // Checked before the loop too: a phase of 0 s must not hide a stop asked for earlier.
+  if (stop_.stop_requested()) return PhaseEnd::stop_requested;
   while (Clock::now() < end) {
-    if (stop_.stop_requested()) return fail(ErrorCode::io_error, "stopped by the user");
+    if (stop_.stop_requested()) return PhaseEnd::stop_requested;
     for (const auto& manager : plan.managers) {
-      if (auto polled = links_[manager.manager]->poll(push_handler(manager.manager)); !polled) return polled;
+      if (auto polled = links_[manager.manager]->poll(push_handler(manager.manager)); !polled) {
+        return fail(polled.error());
+      }
     }
     if (Clock::now() >= next_live) {
       next_live += kLiveEvery;
@@ -228,11 +239,11 @@ Result<void> RunDriver::wait(const RunPlan& plan, LivePhase phase, std::uint32_t
       live_.fill(figures_);
       if (observer_.wants_snapshot()) figures_.snapshot = snapshot(plan);
       observer_.live(figures_);
-      if (auto flushed = recorder_.flush_samples(); !flushed) return flushed;
+      if (auto flushed = recorder_.flush_samples(); !flushed) return fail(flushed.error());
     }
     std::this_thread::sleep_for(std::min<Clock::duration>(kPollEvery, end - Clock::now()));
   }
-  return {};
+  return PhaseEnd::elapsed;
 }
 
 void RunDriver::keep_for_snapshot(std::size_t manager, const protocol::Sample& sample) {

@@ -28,13 +28,17 @@ class RunDriver {
   [[nodiscard]] std::uint64_t samples_received() const noexcept { return live_.received(); }
   [[nodiscard]] std::uint64_t samples_lost() const noexcept { return live_.lost(); }
 
-  // Drives `plan` (series run `index`, possibly without managers lost earlier).
+  // Drives `plan` (series run `index`, possibly without managers lost earlier). A stop
+  // request while recording ends the run early with its results (RunEnd::interrupted);
+  // before that, it fails with ErrorCode::cancelled.
   [[nodiscard]] Result<results::RunResults> run(const RunPlan& plan, std::size_t index, std::uint64_t run_id);
 
   // Best effort: tells every manager of the run that is still connected to stop its I/O now.
   void abort(const RunPlan& plan, std::uint64_t run_id);
 
  private:
+  enum class PhaseEnd : std::uint8_t { elapsed, stop_requested };
+
   PushHandler push_handler(std::size_t manager);
   void notice_errors(const ManagerRun& planned, const protocol::Sample& sample);
   [[nodiscard]] Error unexpected(std::size_t manager, const protocol::Message& message, std::string_view wanted) const;
@@ -42,7 +46,7 @@ class RunDriver {
   [[nodiscard]] Result<void> command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase);
   [[nodiscard]] Result<void> prepare(const RunPlan& plan);
   [[nodiscard]] Result<void> start_all(const RunPlan& plan, std::uint64_t run_id);
-  [[nodiscard]] Result<void> wait(const RunPlan& plan, LivePhase phase, std::uint32_t seconds);
+  [[nodiscard]] Result<PhaseEnd> wait(const RunPlan& plan, LivePhase phase, std::uint32_t seconds);
   void keep_for_snapshot(std::size_t manager, const protocol::Sample& sample);
   [[nodiscard]] results::RunResults snapshot(const RunPlan& plan) const;
   [[nodiscard]] Result<results::ManagerResult> manager_result(const ManagerRun& manager,

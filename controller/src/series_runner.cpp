@@ -47,6 +47,12 @@ class SeriesDriver {
       return std::move(outcome_);
     }
     for (std::size_t index = 0; index < series_.runs.size(); ++index) {
+      if (stop_.stop_requested()) {
+        stopped(Error(ErrorCode::cancelled, "stopped by the user before " +
+                                                run_name(index, series_.runs.size(), series_.runs[index])),
+                StopCause::stop_requested);
+        break;
+      }
       if (series_.on_agent_loss == AgentLossPolicy::drop_and_continue) drop_closed(index);
       const RunPlan plan = without(series_.runs[index], dropped_);
       if (plan.managers.empty()) {
@@ -96,12 +102,19 @@ class SeriesDriver {
       return true;
     }
     const auto summary = results::summarize_run(*run);
-    outcome_.runs.push_back({index, run->info, results::run_points(*run, summary, index, series_.info.description)});
+    outcome_.runs.push_back(
+        {index, run->info, results::run_points(*run, summary, index, series_.info.description), run->end});
     if (auto recorded = recorder_.record(*run, summary); !recorded) {
       stopped(recorded.error());
       return false;
     }
     observer_.run_finished(index, *run, summary);
+    if (run->end == results::RunEnd::interrupted) {
+      stopped(Error(ErrorCode::cancelled, "stopped by the user during " + run_name(index, series_.runs.size(), plan) +
+                                              " (its results so far are recorded)"),
+              StopCause::stop_requested);
+      return false;
+    }
     return true;
   }
 

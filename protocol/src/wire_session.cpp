@@ -17,6 +17,14 @@ static_assert(pb::ERROR_KIND_BUSY == static_cast<int>(ErrorKind::busy));
 constexpr int kErrorCodeOffset = 1;
 static_assert(pb::ERROR_CODE_INTERNAL == static_cast<int>(ErrorCode::internal) + kErrorCodeOffset);
 
+// timed_out and cancelled describe this side's own waiting, not the request that failed: they
+// travel as io_error, so the wire (and every peer already deployed) stays as it is, and a peer
+// can never make "nothing arrived yet" out of a refusal (from_wire accepts up to internal).
+pb::ErrorCode wire_code(ErrorCode code) {
+  if (code == ErrorCode::timed_out || code == ErrorCode::cancelled) return pb::ERROR_CODE_IO_ERROR;
+  return static_cast<pb::ErrorCode>(static_cast<int>(code) + kErrorCodeOffset);
+}
+
 template <std::size_t N>
 void copy_bytes(const std::array<std::byte, N>& from, std::string& to) {
   to.assign(reinterpret_cast<const char*>(from.data()), N);
@@ -95,7 +103,7 @@ Heartbeat from_wire(const pb::Heartbeat& wire, Checker& /*check*/, const FieldPa
 
 void to_wire(const ErrorReport& message, pb::Error& wire) {
   wire.set_kind(static_cast<pb::ErrorKind>(message.kind));
-  wire.set_code(static_cast<pb::ErrorCode>(static_cast<int>(message.error.code()) + kErrorCodeOffset));
+  wire.set_code(wire_code(message.error.code()));
   wire.set_message(message.error.message());
   wire.set_field(message.error.field());
   wire.set_file(message.error.location().file);

@@ -23,6 +23,8 @@ inline constexpr EnumName<WorkerKind> kWorkerKindNames[] = {{WorkerKind::disk, "
 inline constexpr EnumName<SeriesOutcome> kOutcomeNames[] = {{SeriesOutcome::in_progress, "in_progress"},
                                                             {SeriesOutcome::completed, "completed"},
                                                             {SeriesOutcome::aborted, "aborted"}};
+inline constexpr EnumName<RunEnd> kRunEndNames[] = {{RunEnd::completed, "completed"},
+                                                     {RunEnd::interrupted, "interrupted"}};
 inline constexpr EnumName<access_specs::DefaultAssignment> kAssignmentNames[] = {
     {access_specs::DefaultAssignment::none, "none"},
     {access_specs::DefaultAssignment::all, "all"},

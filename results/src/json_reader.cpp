@@ -504,6 +504,8 @@ FailedRun read_failed_run(Decoder& d, const Json& json, const std::string& path)
 RunResults read_run(Decoder& d, const Json& json, const std::string& path) {
   RunResults run;
   run.info = read_run_info(d, json, path);
+  // Absent from files written before interrupted runs were recorded: completed then.
+  if (d.nullable(json, "outcome") != nullptr) run.end = d.enumeration(json, "outcome", path, detail::kRunEndNames);
   if (const auto* managers = d.array(json, "managers", path)) {
     for (std::size_t m = 0; m < managers->size(); ++m) {
       run.managers.push_back(read_manager(d, (*managers)[m], Decoder::index(path, "managers", m)));

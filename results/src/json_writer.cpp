@@ -301,6 +301,7 @@ Json run_json(const RunResults& run) {
     managers.push_back(manager_json(run.managers[m], summary.managers[m]));
   }
   Json json = run_info_json(info);
+  json["outcome"] = name_of(detail::kRunEndNames, run.end);
   json["summary"] = summary_json(summary.all);
   json["managers"] = std::move(managers);
   return json;

@@ -64,12 +64,10 @@ CLI::Validator engine_name() {
       "");
 }
 
-}  // namespace
-
-void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
+// The flags that make a workload from the command line: everything but the GUI's, which edits
+// its workload in the window.
+void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
   const bool series = front_end == FrontEnd::controller_run;
-  if (series && flags.results_csv.empty()) flags.results_csv = "results.csv";
-
   auto* target = command.add_option("--target", flags.targets,
                                     "Block device, file, or directory (iobw.tst is made there); repeatable")
                      ->type_name("PATH")
@@ -106,13 +104,6 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
       ->capture_default_str()
       ->check(fixed_limits(1, kMaxWorkers))
       ->group(group(kWorkloadGroup));
-  command
-      .add_option("--size", flags.size,
-                  series ? "Size of iobw.tst made in a directory target (plans: where Maximum Disk Size is 0)"
-                         : "Size of iobw.tst made in a directory target")
-      ->type_name("SIZE")
-      ->capture_default_str()
-      ->group(group(kWorkloadGroup));
   command.add_option("--data-pattern", flags.data_pattern, "Data written")
       ->type_name("PATTERN")
       ->capture_default_str()
@@ -121,15 +112,32 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
   command.add_option("--seed", flags.seed, "Fixed seed: the same offsets every run")
       ->type_name("N")
       ->group(group(kWorkloadGroup));
+}
+
+}  // namespace
+
+void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
+  const bool series = front_end == FrontEnd::controller_run;
+  const bool local = front_end == FrontEnd::agent_run_local;
+  if (series && flags.results_csv.empty()) flags.results_csv = "results.csv";
+
+  if (front_end != FrontEnd::gui) add_workload_flags(command, flags, front_end);
+  command
+      .add_option("--size", flags.size,
+                  local ? "Size of iobw.tst made in a directory target"
+                        : "Size of iobw.tst made in a directory target (plans: where Maximum Disk Size is 0)")
+      ->type_name("SIZE")
+      ->capture_default_str()
+      ->group(group(kWorkloadGroup));
 
   command.add_option("--ramp", flags.ramp_s, "Ramp-up seconds per run (I/O runs, nothing is recorded)")
       ->type_name("SECONDS")
-      ->default_str(series ? "the plan's, or 0" : "0")
+      ->default_str(local ? "0" : "the plan's, or 0")
       ->check(descriptor_limits(FieldId::ramp_up))
       ->group(group(kTimingGroup));
   command.add_option("--time", flags.time_s, "Recorded seconds per run")
       ->type_name("SECONDS")
-      ->default_str(series ? "the plan's, or " + std::to_string(kDefaultRunTimeS) : std::to_string(kDefaultRunTimeS))
+      ->default_str(local ? std::to_string(kDefaultRunTimeS) : "the plan's, or " + std::to_string(kDefaultRunTimeS))
       ->check(descriptor_limits(FieldId::run_time, 1))
       ->group(group(kTimingGroup));
   command
@@ -142,14 +150,17 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
   command.add_flag("--buffered-io", flags.buffered, "Use the page cache where O_DIRECT is refused")
       ->group(group(kTimingGroup));
 
-  command
-      .add_option("--results", flags.results_csv,
-                  series ? "IOmeter results.csv to append to (\"\" for none)"
-                         : "Append an IOmeter 1.1.0 results block to this CSV")
+  const char* results_help = series ? "IOmeter results.csv to append to (\"\" for none)"
+                              : local ? "Append an IOmeter 1.1.0 results block to this CSV"
+                                      : "IOmeter results.csv each run is appended to (Test Setup)";
+  command.add_option("--results", flags.results_csv, results_help)
       ->type_name("FILE")
       ->capture_default_str()
       ->group(group(kResultsGroup));
-  command.add_option("--json", flags.results_json, "Write iomark JSON results to FILE (- for standard output)")
+  command
+      .add_option("--json", flags.results_json,
+                  front_end == FrontEnd::gui ? "Write each series' iomark JSON results to FILE"
+                                             : "Write iomark JSON results to FILE (- for standard output)")
       ->type_name("FILE")
       ->group(group(kResultsGroup));
   if (series) {

@@ -3,7 +3,9 @@
 # remote one), `iomark-agent run-local` and a serving agent mid-run. A stopped run still
 # writes `Aborted test` in results.csv and outcome "aborted" in JSON, prints its summary and
 # exits 128+signal; the agents are told to stop; an agent stopped mid-run exits 0 and the
-# controller records the series as aborted.
+# controller records the series as aborted. As IOmeter's "Stop All", the run a signal cuts
+# short is itself recorded: its results block (ALL row with the I/Os done so far) right
+# before `Aborted test`, and in JSON as a run with outcome "interrupted".
 # usage: stop_signals_test.sh IOMARK IOMARK_AGENT
 set -uo pipefail
 iomark=$1 agent=$2
@@ -27,6 +29,23 @@ wait_until() {  # wait_until SECONDS COMMAND...: true once COMMAND succeeds, fal
 results_aborted() {
   check "$1: results.csv ends with Aborted test" test "$(tail -1 "$work/$1.csv" 2>/dev/null)" = "Aborted test"
   check "$1: JSON outcome aborted" grep -Eq '"outcome": *"aborted"' "$work/$1.json"
+}
+
+# cut_run_recorded NAME: the run the signal cut is the last results block of $work/NAME.csv
+# (an ALL row with I/Os, then `Aborted test`) and the last run of $work/NAME.json, with
+# outcome "interrupted", its I/Os and a recording window shorter than the 60 s asked for.
+jq_ok() { jq -e "$1" "$2" >/dev/null; }
+
+cut_run_recorded() {
+  local csv=$work/$1.csv json=$work/$1.json
+  check "$1: results.csv has the cut run's ALL row with its I/Os" \
+    awk -F, '$1 == "ALL" { iops = $7 } END { exit !(iops > 0) }' "$csv"
+  check "$1: its results block comes right before Aborted test" \
+    test "$(grep -E "^('Results|Aborted test)" "$csv" | tail -2 | tr '\n' '|')" = "'Results|Aborted test|"
+  check "$1: JSON: the last run is interrupted, with I/Os" \
+    jq_ok '(.runs | length) >= 1 and .runs[-1].outcome == "interrupted" and .runs[-1].summary.iops > 0' "$json"
+  check "$1: JSON: its recording window is what ran, not the 60 s asked for" \
+    jq_ok '[.runs[-1].managers[].workers[].recording_window_ns] | all(. > 0 and . < 30e9)' "$json"
 }
 
 # signal_mid_run NAME SIGNAL PID LOG PATTERN: waits for PATTERN in LOG (the run is doing
@@ -56,7 +75,8 @@ for signal in INT TERM; do
   pids+=("$pid")
   if signal_mid_run "$name" "$signal" "$pid" "$work/$name.err" "^run 1/1"; then
     results_aborted "$name"
-    check "$name: the summary is printed" grep -q '^samples: ' "$work/$name.out"
+    cut_run_recorded "$name"
+    check "$name: the summary is printed, the cut run marked" grep -Eq '^ *1\* ' "$work/$name.out"
     check "$name: says which signal stopped it" grep -q "stopped by SIG$signal" "$work/$name.err"
   fi
 
@@ -71,8 +91,10 @@ for signal in INT TERM; do
     pids+=("$pid")
     if signal_mid_run "$name" "$signal" "$pid" "$work/$name.err" "^run 1/1"; then
       results_aborted "$name"
+      cut_run_recorded "$name"
       check "$name: the summary is printed" grep -q '^samples: ' "$work/$name.out"
-      check "$name: the agent stopped the run" wait_for "$work/agent_$signal.log" "stopped \\((aborted|abandoned)" 5
+      # The cut run is stopped as at its end, its final results collected: the agent says so.
+      check "$name: the agent stopped the run" wait_for "$work/agent_$signal.log" "run 1: stopped \\(completed" 5
       check "$name: the agent is still up" kill -0 "${!apid}"
     fi
     # The agent serving a series, stopped mid-run: it ends (exit 0) and the controller,
@@ -106,6 +128,7 @@ for signal in INT TERM; do
   pids+=("$pid")
   if signal_mid_run "$name" "$signal" "$pid" "$work/$name.err" "^running"; then
     results_aborted "$name"
+    cut_run_recorded "$name"
     check "$name: the summary is printed" grep -q '^ALL ' "$work/$name.out"
   fi
 done

@@ -25,7 +25,7 @@ struct DialOutcome {
 };
 
 Error stopped(const HostPort& peer) {
-  return Error(ErrorCode::io_error, to_string(peer) + ": dialing stopped before a session was established");
+  return Error(ErrorCode::cancelled, to_string(peer) + ": dialing stopped before a session was established");
 }
 
 }  // namespace

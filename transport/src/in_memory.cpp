@@ -75,7 +75,7 @@ class Link {
       return fail(std::move(error));
     }
     if (end.error) return fail(*end.error);
-    return fail(ErrorCode::not_found,
+    return fail(ErrorCode::timed_out,
                 peers_[side].describe() + ": nothing received within " + format_duration(timeout));
   }
 

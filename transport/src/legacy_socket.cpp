@@ -158,7 +158,7 @@ Result<LegacySocket> LegacyListener::accept(Clock::time_point deadline) {
     if (ready < 0 && errno != EINTR) return fail(ErrorCode::io_error, os_error("poll"));
     if (ready > 0) break;
     if (Clock::now() >= deadline) {
-      return fail(ErrorCode::io_error, "nobody connected to port " + std::to_string(port_) + " in time");
+      return fail(ErrorCode::timed_out, "nobody connected to port " + std::to_string(port_) + " in time");
     }
   }
   const int fd = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);

@@ -214,7 +214,7 @@ Result<std::unique_ptr<protocol::Connection>> Listener::accept(Nanoseconds timeo
   std::unique_lock lock(state_->mutex);
   state_->changed.wait_for(lock, detail::clamp_wait(timeout), [this] { return !state_->outcomes.empty(); });
   if (state_->outcomes.empty()) {
-    return fail(ErrorCode::not_found, "no connection on " + state_->endpoint + " within " + format_duration(timeout));
+    return fail(ErrorCode::timed_out, "no connection on " + state_->endpoint + " within " + format_duration(timeout));
   }
   auto outcome = std::move(state_->outcomes.front());
   state_->outcomes.pop_front();

@@ -65,7 +65,7 @@ Result<protocol::Envelope> TcpSession::receive(Nanoseconds timeout) {
     return std::move(item.envelope);
   }
   if (closed_) return fail(*close_error_);
-  return fail(ErrorCode::not_found, peer_.describe() + ": nothing received within " + format_duration(timeout));
+  return fail(ErrorCode::timed_out, peer_.describe() + ": nothing received within " + format_duration(timeout));
 }
 
 void TcpSession::close(const std::string& reason) {

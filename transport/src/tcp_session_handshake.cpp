@@ -23,9 +23,8 @@ protocol::Envelope envelope_of(protocol::Message message) { return protocol::Env
 
 // A refusal the peer sent us; its message was written from the peer's point of view.
 Error peer_refusal(const std::string& peer, const protocol::ErrorReport& report) {
-  // not_found means "nothing yet" to accept() and receive(); a peer must not be able to fake it.
-  const auto code = report.error.code() == ErrorCode::not_found ? ErrorCode::io_error : report.error.code();
-  return Error(code, peer + " refused the session (" + std::string(protocol::to_string(report.kind)) +
+  // Its code is kept: the wire cannot carry timed_out, so a refusal never reads as "nothing yet".
+  return Error(report.error.code(), peer + " refused the session (" + std::string(protocol::to_string(report.kind)) +
                          "): " + report.error.message());
 }
 

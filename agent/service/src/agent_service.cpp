@@ -382,7 +382,7 @@ Error AgentService::serve(protocol::Connection& connection, std::stop_token stop
     auto request = connection.receive(wait);
     if (request) {
       session.handle(*request);
-    } else if (request.error().code() != ErrorCode::not_found) {
+    } else if (request.error().code() != ErrorCode::timed_out) {
       return request.error();  // closed: ~Session stops any run
     }
     session.sample_if_due();

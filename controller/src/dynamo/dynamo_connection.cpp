@@ -441,7 +441,7 @@ Result<protocol::Envelope> DynamoConnection::receive(Nanoseconds timeout) {
                         : failure(got.error(), "idle"));
       }
     }
-    if (Clock::now() >= deadline) return fail(ErrorCode::not_found, "nothing arrived");
+    if (Clock::now() >= deadline) return fail(ErrorCode::timed_out, "nothing arrived");
     std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(20), deadline - Clock::now()));
   }
 }

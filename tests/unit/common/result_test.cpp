@@ -30,5 +30,10 @@ TEST(Result, CarriesValueOrError) {
   EXPECT_EQ(to_string(odd.error().code()), "invalid argument");
 }
 
+TEST(ErrorCode, WaitingOutcomesHaveTheirOwnNames) {
+  EXPECT_EQ(to_string(ErrorCode::timed_out), "timed out");
+  EXPECT_EQ(to_string(ErrorCode::cancelled), "cancelled");
+}
+
 }  // namespace
 }  // namespace iomark

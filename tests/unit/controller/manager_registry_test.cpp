@@ -121,11 +121,27 @@ TEST(ManagerRegistry, AWrongKeyIsRefusedAndTheWaitEndsWithACount) {
   LoggingInAgent intruder(port, "intruder", key_of("some-other-key-0123456789abcdefg"));
   const auto waited = registry.wait_for(1, 3s);
   ASSERT_FALSE(waited);
+  EXPECT_EQ(waited.error().code(), ErrorCode::timed_out);
   EXPECT_NE(waited.error().message().find("0 of 1 manager(s)"), std::string::npos) << waited.error().describe();
   EXPECT_EQ(registry.size(), 0U);
   const auto refusals = events.refusals();
   ASSERT_FALSE(refusals.empty());
   EXPECT_NE(refusals.front().find("intruder"), std::string::npos) << refusals.front();
+}
+
+TEST(ManagerRegistry, AStoppedWaitIsCancelledNotTimedOut) {
+  RecordingEvents events;
+  ManagerRegistry registry(options_with(std::nullopt), events);
+  ASSERT_TRUE(registry.listen({"127.0.0.1", 0}));
+  std::stop_source stop;
+  std::jthread stopper([&stop] {
+    std::this_thread::sleep_for(100ms);
+    stop.request_stop();
+  });
+  const auto waited = registry.wait_for(1, 1h, stop.get_token());
+  ASSERT_FALSE(waited);
+  EXPECT_EQ(waited.error().code(), ErrorCode::cancelled);
+  EXPECT_NE(waited.error().message().find("before the wait was stopped"), std::string::npos) << waited.error().describe();
 }
 
 TEST(ManagerRegistry, ASecondListenerIsRefused) {

@@ -13,6 +13,7 @@
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/quick_series.hpp"
 #include "iomark/results/csv_reader.hpp"
+#include "iomark/results/results_json.hpp"
 #include "scratch.hpp"
 
 namespace iomark::controller {
@@ -179,15 +180,45 @@ TEST_F(SeriesRunnerTest, PreparationProgressTravelsInItsOwnFields) {
   EXPECT_GT(preparing, 0U);  // the agent reports the first step of every test file it fills
 }
 
-TEST_F(SeriesRunnerTest, AStopRequestEndsTheSeriesWithItsOwnCause) {
+// As IOmeter's "Stop All": the run the stop cuts short keeps its results block, and the
+// series ends with `Aborted test`; the JSON says which run was cut.
+TEST_F(SeriesRunnerTest, AStopWhileRecordingKeepsTheCutRunAndEndsTheSeriesWithItsOwnCause) {
+  const auto csv = dir_.path() / "results.csv";
+  const auto json = dir_.path() / "results.json";
   std::stop_source stop;
   PhaseRecorder observer(&stop);
-  ResultsRecorder recorder("", "");
+  ResultsRecorder recorder(csv.string(), json.string());
   const auto outcome = run_series(registry_.links(), series_, observer, recorder, stop.get_token());
   EXPECT_EQ(outcome.outcome, results::SeriesOutcome::aborted);
   ASSERT_TRUE(outcome.error);
   EXPECT_EQ(outcome.stop_cause, StopCause::stop_requested) << outcome.error->describe();
+  EXPECT_EQ(outcome.error->code(), ErrorCode::cancelled);
   EXPECT_TRUE(outcome.failed_runs.empty());  // a stop is not a failure
+  ASSERT_EQ(outcome.runs.size(), 1U);  // the second run never started
+  EXPECT_EQ(outcome.runs[0].end, results::RunEnd::interrupted);
+  EXPECT_GT(outcome.runs[0].points.at(0).iops, 0.0);  // what the 1 s of recording measured
+
+  const auto text = read_all(csv);
+  EXPECT_EQ(count_of(text, "'Results"), 1U) << text;
+  EXPECT_TRUE(text.ends_with("Aborted test\n") || text.ends_with("Aborted test\r\n")) << text.substr(text.size() - 40);
+  auto document = results::read_results_json(read_all(json), json.string());
+  ASSERT_TRUE(document) << document.error().describe();
+  EXPECT_EQ(document->outcome, results::SeriesOutcome::aborted);
+  ASSERT_EQ(document->runs.size(), 1U);
+  EXPECT_EQ(document->runs[0].end, results::RunEnd::interrupted);
+  EXPECT_GT(document->runs[0].managers.at(0).workers.at(0).recording_window, Nanoseconds(0));
+}
+
+TEST_F(SeriesRunnerTest, AStopBeforeTheSeriesStartsRunsNothing) {
+  const auto csv = dir_.path() / "results.csv";
+  std::stop_source stop;
+  stop.request_stop();
+  SeriesObserver observer;
+  ResultsRecorder recorder(csv.string(), "");
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder, stop.get_token());
+  EXPECT_EQ(outcome.stop_cause, StopCause::stop_requested);
+  EXPECT_TRUE(outcome.runs.empty());
+  EXPECT_EQ(count_of(read_all(csv), "'Results"), 0U);
 }
 
 }  // namespace

@@ -65,6 +65,13 @@ TEST(History, StoredRunReadsBackWhole) {
     EXPECT_EQ(stored->hosts[m].manager, run.managers[m].name);
     EXPECT_EQ(stored->hosts[m].facts, run.managers[m].host);
   }
+
+  // The run a stop cut short is a row with its figures; its stored tree says it was cut.
+  auto cut = run;
+  cut.end = results::RunEnd::interrupted;
+  const auto stored_cut = history.show(record(history, *series, 4, cut));
+  ASSERT_TRUE(stored_cut && stored_cut->results);
+  EXPECT_EQ(*stored_cut->results, cut);
 }
 
 TEST(History, LoadResultsGivesTheRunsInTheOrderAsked) {

@@ -61,6 +61,20 @@ TEST(Codec, ErrorReportKeepsCodeFieldAndLocation) {
   EXPECT_EQ(report.error.describe(), "a.icf:3: target: disk gone");
 }
 
+// Timing out and being cancelled are this side's own waiting: a peer hears io_error, so it
+// never mistakes a failed request for "nothing arrived yet" and goes on waiting.
+TEST(Codec, ALocalTimeoutOrCancellationTravelsAsIoError) {
+  for (const auto code : {ErrorCode::timed_out, ErrorCode::cancelled}) {
+    SCOPED_TRACE(std::string(to_string(code)));
+    const Envelope envelope{0, 4, ErrorReport{ErrorKind::request_failed, Error(code, "no reply in time")}};
+    const auto decoded = decode(encode(envelope));
+    ASSERT_TRUE(decoded.has_value()) << decoded.error().describe();
+    const auto& report = std::get<ErrorReport>(decoded->message);
+    EXPECT_EQ(report.error.code(), ErrorCode::io_error);
+    EXPECT_EQ(report.error.message(), "no reply in time");
+  }
+}
+
 TEST(Codec, HistogramRoundTripKeepsPercentilesAndBins) {
   std::mt19937_64 random(20240601);
   std::lognormal_distribution<double> spread(11.0, 1.5);  // median ~60 us, long tail

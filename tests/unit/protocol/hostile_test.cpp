@@ -208,7 +208,7 @@ TEST(Hostile, SessionFields) {
       {
           {"error.kind", kRange, [](ErrorReport& m) { m.kind = static_cast<ErrorKind>(0); }},
           {"error.code", kRange,
-           [](ErrorReport& m) { m.error = Error(static_cast<ErrorCode>(7), "code past the last one"); }},
+           [](ErrorReport& m) { m.error = Error(static_cast<ErrorCode>(9), "code past the last one"); }},
           {"error.field", kRange,
            [](ErrorReport& m) { m.error = Error(ErrorCode::io_error, "x").in_field(std::string(5000, 'f')); }},
       });

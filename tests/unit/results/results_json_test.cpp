@@ -315,6 +315,26 @@ TEST(ResultsJson, FailedRunsCarryTheirPlaceAndErrorAndAreOptionalOnInput) {
   EXPECT_EQ(read_error(document).field(), "failed_runs[0].access_index");
 }
 
+TEST(ResultsJson, EachRunSaysWhetherAStopCutItShortAndOlderFilesReadAsCompleted) {
+  SeriesResults series = full_series();
+  series.runs.back().end = RunEnd::interrupted;
+  series.outcome = SeriesOutcome::aborted;
+  Json document = Json::parse(write_results_json(series));
+  EXPECT_EQ(document.at("runs").at(0).at("outcome"), "completed");
+  EXPECT_EQ(document.at("runs").back().at("outcome"), "interrupted");
+  const auto read = read_results_json(document.dump());
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(*read, series);
+
+  for (auto& run : document["runs"]) run.erase("outcome");  // written before runs said so
+  const auto older = read_results_json(document.dump());
+  ASSERT_TRUE(older) << older.error().describe();
+  EXPECT_EQ(older->runs.back().end, RunEnd::completed);
+
+  document["runs"][0]["outcome"] = "half-done";
+  EXPECT_EQ(read_error(document).field(), "runs[0].outcome");
+}
+
 TEST(ResultsJson, SyntaxErrorsCarryTheLine) {
   const auto result = read_results_json("{\n  \"format\": \"iomark-results\",\n  oops\n}\n", "r.json");
   ASSERT_FALSE(result);

@@ -29,8 +29,9 @@ Parsed parse(FrontEnd front_end, std::vector<std::string> arguments) {
   Parsed parsed;
   CLI::App app{"test"};
   add_run_flags(app, parsed.flags, front_end);
-  // run-local requires a target; give one so each test sees only its own flags' verdict.
-  arguments.insert(arguments.begin(), {"--target", "/tmp/iomark-run-options-test"});
+  // run-local requires a target; give one so each test sees only its own flags' verdict (the
+  // GUI takes none: it edits its workload in the window).
+  if (front_end != FrontEnd::gui) arguments.insert(arguments.begin(), {"--target", "/tmp/iomark-run-options-test"});
   std::reverse(arguments.begin(), arguments.end());
   try {
     app.parse(arguments);
@@ -126,6 +127,33 @@ TEST(RunFlags, NetworkPairsAreTheControllersOnly) {
   EXPECT_EQ(parsed.refusal, "");
   EXPECT_EQ(parsed.flags.network_pairs, (std::vector<std::string>{"a:b", "c@10.0.0.1:d"}));
   EXPECT_NE(parse(FrontEnd::agent_run_local, {"--network-pair", "a:b"}).refusal, "");
+}
+
+// The GUI edits its workload in the window: it takes the times, result files, engine and
+// test file size from the same table, with the same limits, and none of the workload flags.
+TEST(RunFlags, TheGuiTakesTheSettingsOfAPlanNotAWorkload) {
+  const auto gui = [](std::vector<std::string> arguments) { return parse(FrontEnd::gui, std::move(arguments)); };
+  const auto parsed = gui({"--ramp", "5", "--time", "60", "--engine", "libaio", "--buffered-io", "--size", "4G",
+                           "--results", "r.csv", "--json", "r.json", "--description", "a test"});
+  ASSERT_EQ(parsed.refusal, "");
+  EXPECT_EQ(parsed.flags.ramp_s, 5u);
+  EXPECT_EQ(parsed.flags.time_s, 60u);
+  EXPECT_EQ(parsed.flags.engine, "libaio");
+  EXPECT_TRUE(parsed.flags.buffered);
+  EXPECT_EQ(parsed.flags.size, "4G");
+  EXPECT_EQ(parsed.flags.results_csv, "r.csv");
+  EXPECT_EQ(parsed.flags.results_json, "r.json");
+  EXPECT_EQ(parsed.flags.description, "a test");
+  EXPECT_EQ(gui({}).flags.results_csv, "") << "the Test Setup page keeps its own default";
+  for (const auto* workload : {"--target", "--spec", "--qd", "--workers", "--seed", "--timeseries"}) {
+    EXPECT_NE(gui({workload, "1"}).refusal, "") << workload;
+  }
+  // The same limits as the other front ends, with the same words.
+  const auto& time = access_specs::field_descriptor(FieldId::run_time);
+  const auto too_long = std::vector<std::string>{"--time", std::to_string(time.max_value + 1)};
+  EXPECT_NE(gui(too_long).refusal, "");
+  EXPECT_EQ(gui(too_long).refusal, parse(FrontEnd::controller_run, too_long).refusal);
+  EXPECT_EQ(gui({"--engine", "bogus"}).refusal, parse(FrontEnd::controller_run, {"--engine", "bogus"}).refusal);
 }
 
 TEST(RunFlags, HelpGroupsTheFlagsWithValueNamesAndDefaults) {

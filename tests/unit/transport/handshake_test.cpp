@@ -86,7 +86,7 @@ TEST(TcpHandshake, WrongKeyFailsOnBothSidesAndNothingGetsThrough) {
   // No connection was handed out for it.
   const auto nothing = listener->accept(200ms);
   ASSERT_FALSE(nothing.has_value());
-  EXPECT_EQ(nothing.error().code(), ErrorCode::not_found);
+  EXPECT_EQ(nothing.error().code(), ErrorCode::timed_out);
 }
 
 TEST(TcpHandshake, InsecureOnOneSideOnlyIsRefusedOnBoth) {
@@ -101,7 +101,7 @@ TEST(TcpHandshake, InsecureOnOneSideOnlyIsRefusedOnBoth) {
   ASSERT_TRUE(failure);
   EXPECT_TRUE(contains(failure->message(), "--insecure")) << failure->message();
   EXPECT_TRUE(contains(failure->message(), "agent 'db1'")) << failure->message();
-  EXPECT_EQ(listener->accept(200ms).error().code(), ErrorCode::not_found);
+  EXPECT_EQ(listener->accept(200ms).error().code(), ErrorCode::timed_out);
 }
 
 TEST(TcpHandshake, VersionMismatchNamesBothVersionsOnBothSides) {

@@ -56,7 +56,7 @@ TEST(InMemory, RoundTripsInOrderBothWays) {
   auto got = pair->controller_end->receive(kWait);
   ASSERT_TRUE(got.has_value()) << got.error().message();
   EXPECT_EQ(*got, inventory);
-  EXPECT_EQ(pair->controller_end->receive(0ns).error().code(), ErrorCode::not_found);
+  EXPECT_EQ(pair->controller_end->receive(0ns).error().code(), ErrorCode::timed_out);
 }
 
 TEST(InMemory, FramesAreCheckedLikeTcp) {

@@ -40,7 +40,7 @@ Accepted accept_connection(Listener& listener, Nanoseconds wait) {
       accepted.connection = std::move(*next);
       break;
     }
-    if (next.error().code() == ErrorCode::not_found) break;
+    if (next.error().code() == ErrorCode::timed_out) break;
     accepted.failures.push_back(next.error());
   }
   return accepted;
@@ -52,7 +52,7 @@ std::optional<Error> accept_failure(Listener& listener, Nanoseconds wait) {
     ADD_FAILURE() << "expected a failed handshake, got a connection from " << (*next)->peer().describe();
     return std::nullopt;
   }
-  if (next.error().code() == ErrorCode::not_found) {
+  if (next.error().code() == ErrorCode::timed_out) {
     ADD_FAILURE() << "expected a failed handshake, nothing came: " << next.error().message();
     return std::nullopt;
   }

@@ -22,6 +22,10 @@ enum class ErrorCode : std::uint8_t {
   not_found,         // a named thing (file, spec, manager, target) does not exist
   unsupported,       // valid, but not something this build can do
   internal,          // a bug: an invariant did not hold
+  // This side's own waiting, not a failure of what it waited for; never sent on the wire
+  // (protocol/src/wire_session.cpp sends them as io_error, and refuses them from a peer).
+  timed_out,  // nothing arrived (a message, a connection) before the deadline; the link is fine
+  cancelled,  // a stop was requested (the user, a signal) and the wait ended on it
 };
 
 [[nodiscard]] std::string_view to_string(ErrorCode code) noexcept;

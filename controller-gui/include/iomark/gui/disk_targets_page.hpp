@@ -35,6 +35,7 @@ class DiskTargetsPage : public QWidget {
   // The size of an iobw.tst made in a directory target when the worker's maximum disk size
   // is 0 ("the whole disk" in IOmeter, which would fill the file system).
   [[nodiscard]] std::uint64_t test_file_bytes() const noexcept { return test_file_bytes_; }
+  void set_test_file_bytes(std::uint64_t bytes);
 
  private:
   void refresh();

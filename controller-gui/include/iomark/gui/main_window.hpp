@@ -10,8 +10,10 @@
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "iomark/gui/run_models.hpp"
 #include "iomark/gui/topology_model.hpp"
@@ -51,12 +53,32 @@ struct MainWindowOptions {
   QStringList notices;
 };
 
+// What iomark-gui's command line sets over the plan: the run flags `iomark run` takes, where
+// they make sense in the window (run_options' one table; see command_line.hpp). Unset fields
+// leave the plan's and the pages' own.
+struct RunSettings {
+  std::optional<std::uint32_t> run_time_s;  // Test Setup
+  std::optional<std::uint32_t> ramp_up_s;   // Test Setup
+  std::optional<std::string> description;   // Test Setup
+  std::optional<std::string> results_csv;   // Test Setup: results.csv each run is appended to
+  std::string results_json;                 // each series' iomark JSON results; empty: none
+  std::string engine;                       // empty: each agent probes (`--engine auto`)
+  bool buffered{false};                     // the page cache where O_DIRECT is refused
+  std::optional<std::uint64_t> test_file_bytes;  // Disk Targets: iobw.tst where the maximum size is 0
+};
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
   explicit MainWindow(MainWindowOptions options, QWidget* parent = nullptr);
   ~MainWindow() override;
+
+  // Applies the command line's settings over the plan opened so far (so call it after
+  // open_plan(), as `iomark run PLAN --time` overrides the plan's); they hold for every later
+  // series, and the pages show them.
+  void apply(const RunSettings& settings);
+  [[nodiscard]] const RunSettings& run_settings() const noexcept { return run_settings_; }
 
   // The actions behind menus and toolbar; each reports problems in the log pane.
   bool open_plan(const QString& path);
@@ -87,6 +109,7 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] Session& session() noexcept { return *session_; }
   [[nodiscard]] ResultsPage& results_page() noexcept { return *results_page_; }
   [[nodiscard]] TestSetupPage& test_setup_page() noexcept { return *setup_page_; }
+  [[nodiscard]] DiskTargetsPage& disk_targets_page() noexcept { return *targets_page_; }
   [[nodiscard]] AccessSpecsPage& access_specs_page() noexcept { return *specs_page_; }
   [[nodiscard]] LogModel& log() noexcept { return *log_; }
   [[nodiscard]] TopologyModel& topology() noexcept { return *topology_; }
@@ -113,6 +136,7 @@ class MainWindow : public QMainWindow {
   bool maybe_save();
 
   bool authenticated_{false};  // a key, or --insecure, was given
+  RunSettings run_settings_;   // the engine, buffering and JSON path every series uses
   PlanDocument* document_{};
   Session* session_{};
   LogModel* log_{};

@@ -51,6 +51,7 @@ struct LiveUpdate {
 struct SeriesOutputs {
   std::string history_database;  // the SQLite run history; empty: none
   std::string metrics_listen;    // "[ADDR:]PORT" to serve Prometheus metrics on; empty: none
+  std::string results_json{};    // iomark JSON results, brought up to date after every run; empty: none
 };
 
 // What runs a series on the session's series thread, reporting through the observer from

@@ -86,8 +86,8 @@ class ManagerRegistry {
   [[nodiscard]] Result<void> adopt(std::unique_ptr<protocol::Connection> connection,
                                    std::unique_ptr<LinkCompanion> companion = {});
 
-  // Waits until at least `count` managers are registered. Errors: io_error naming how many
-  // arrived when `timeout` passes or `stop` is requested.
+  // Waits until at least `count` managers are registered. Errors, naming how many arrived:
+  // timed_out when `timeout` passes, cancelled when `stop` is requested.
   [[nodiscard]] Result<void> wait_for(std::size_t count, Nanoseconds timeout, std::stop_token stop = {});
 
   // Closes and forgets the manager at `index` (in links() order). False when there is none.

@@ -157,6 +157,7 @@ struct CompletedRun {
   std::size_t index{};  // its place in the series, 0-based
   results::RunInfo info;
   std::vector<results::RunPoint> points;  // the ALL point, then one per manager in link order
+  results::RunEnd end{results::RunEnd::completed};  // interrupted: the run a stop request cut short
 };
 
 // Why a series stopped early, as a value: front ends decide on it, never on the error's text.
@@ -187,8 +188,10 @@ inline constexpr std::chrono::seconds kReplyTimeout{60};
 // Runs every run of `series` in order. A run that fails is recorded as failed (results of
 // completed runs are never touched) and its managers are told to abort; then the series
 // stops, unless the failure was the loss of managers and series.on_agent_loss says to go on
-// without them. A stop request ends the run in progress within about 50 ms (not recorded as
-// a failure). Nothing waits longer than the dead-peer deadline for a silent agent.
+// without them. A stop request ends the run in progress within about 50 ms, not as a
+// failure: while it records, the run is stopped as at its end and its results so far are
+// recorded and observed (RunEnd::interrupted, as IOmeter's "Stop All"); before that it is
+// abandoned. Nothing waits longer than the dead-peer deadline for a silent agent.
 [[nodiscard]] SeriesOutcome run_series(const std::vector<ManagerLink*>& links, const SeriesPlan& series,
                                        SeriesObserver& observer, ResultsRecorder& recorder,
                                        std::stop_token stop = {});

@@ -60,7 +60,7 @@ class Connection {
   [[nodiscard]] virtual Result<void> send(Envelope envelope) = 0;
 
   // The next envelope from the peer, waiting at most `timeout` (zero: do not wait).
-  // Errors: ErrorCode::not_found when nothing arrived in time (the connection is still
+  // Errors: ErrorCode::timed_out when nothing arrived in time (the connection is still
   // open); ErrorCode::io_error once the connection is closed, naming the peer and the reason.
   [[nodiscard]] virtual Result<Envelope> receive(Nanoseconds timeout) = 0;
 

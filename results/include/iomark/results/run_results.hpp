@@ -119,9 +119,18 @@ struct RunInfo {
   friend bool operator==(const RunInfo&, const RunInfo&) = default;
 };
 
+// How a run with results ended. IOmeter's "Stop All" keeps the run in progress: its results
+// block is written as usual and `Aborted test` follows (iometer-spec §3.1, §4.1).
+enum class RunEnd : std::uint8_t {
+  completed,    // recorded for its whole run time
+  interrupted,  // stopped early on request (Ctrl-C, SIGTERM, Stop): the figures cover the
+                // recording until then, each worker's window as long as it really was
+};
+
 struct RunResults {
   RunInfo info;
   std::vector<ManagerResult> managers;  // active managers only, in display order
+  RunEnd end{RunEnd::completed};  // initialised so that 2-field aggregate initialisations stay warning-free
   friend bool operator==(const RunResults&, const RunResults&) = default;
 };
 

@@ -25,6 +25,10 @@ namespace iomark::run_options {
 enum class FrontEnd : std::uint8_t {
   controller_run,   // `iomark run`: a series (QD lists cycle), optional plan file, time series
   agent_run_local,  // `iomark-agent run-local`: one run on this host, --target required
+  // `iomark-gui`: the initial settings of the plan being edited (times, description, result
+  // files, engine, test file size); the workload itself is built in the window, so the
+  // flags that make one (--target, --spec, --qd, --workers, ...) are left out.
+  gui,
 };
 
 // The help groups, in the order --help shows them.
@@ -50,7 +54,7 @@ struct RunFlags {
   std::string data_pattern{"repeating"};
   std::optional<std::uint64_t> seed;
   bool buffered{false};
-  std::string results_csv;  // controller_run: "results.csv" unless given ("" for none)
+  std::string results_csv;  // controller_run: "results.csv" unless given ("" for none); gui: "" unless given
   std::string results_json;  // "-": standard output
   std::string results_timeseries;  // controller_run only
   std::string description;

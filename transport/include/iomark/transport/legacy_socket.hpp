@@ -63,7 +63,7 @@ class LegacyListener {
   ~LegacyListener();
 
   [[nodiscard]] std::uint16_t port() const noexcept { return port_; }
-  // Errors: io_error when nobody connected before the deadline.
+  // Errors: timed_out when nobody connected before the deadline; io_error from the OS.
   [[nodiscard]] Result<LegacySocket> accept(Clock::time_point deadline);
 
  private:

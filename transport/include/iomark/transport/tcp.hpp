@@ -76,7 +76,7 @@ class Listener {
   //   mismatch, a peer of our own role), parse_error / invalid_argument (broken or oversized
   //   frames), io_error (timeout, disconnect). The listener keeps running: log the error and
   //   call accept() again;
-  // - or ErrorCode::not_found when nothing happened within `timeout`.
+  // - or ErrorCode::timed_out when nothing happened within `timeout`.
   // Failures nobody collects are bounded: only the latest 64 are kept. Established
   // connections beyond 64 waiting for accept() are refused (the peer sees it close).
   // Thread-safe.
@@ -94,7 +94,7 @@ class Listener {
 // established or has failed, at most config.handshake_timeout (resolve and connect included).
 // Errors (the message starts with the peer's address): invalid_argument for a bad config;
 // io_error when the peer cannot be reached, refuses, disconnects or is too slow; the codes
-// of Listener::accept() for a refused session. A stop request ends the wait with io_error.
+// of Listener::accept() for a refused session. A stop request ends the wait with cancelled.
 [[nodiscard]] Result<std::unique_ptr<protocol::Connection>> dial(const HostPort& peer, const SessionConfig& config,
                                                                  std::stop_token stop = {});
 
@@ -115,7 +115,7 @@ using RetryObserver = std::function<void(const Error& error, Nanoseconds retry_i
 // dial() until a session is established, waiting backoff_delay() between attempts. Only
 // io_error failures (unreachable, refused, disconnected, timed out) are retried: a version
 // mismatch, a wrong key or an auth mode mismatch will not fix itself and is returned at
-// once. Returns io_error "... stopped" when `stop` is requested (also during an attempt).
+// once. Returns cancelled "... stopped" when `stop` is requested (also during an attempt).
 [[nodiscard]] Result<std::unique_ptr<protocol::Connection>> dial_with_backoff(const HostPort& peer,
                                                                               const SessionConfig& config,
                                                                               const BackoffPolicy& policy,
