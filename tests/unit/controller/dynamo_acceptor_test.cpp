@@ -19,6 +19,7 @@
 #include "iomark/legacy/test_spec.hpp"
 #include "iomark/legacy/target_spec.hpp"
 #include "iomark/legacy/wire.hpp"
+#include "iomark/transport/first_bytes.hpp"
 
 namespace iomark::controller {
 namespace {
@@ -362,6 +363,64 @@ TEST_F(DynamoAcceptorTest, RunsOneTestAsIOmeterDoesAndConvertsItsTicks) {
   ASSERT_EQ(results->cpus.size(), 2U);
   EXPECT_EQ(results->cpus[0].total_percent, 40.0);
   EXPECT_EQ(results->cpus[1].total_percent, 0.0);  // clamped
+}
+
+// One port for both: the registry's listener (the agents' port) hands Dynamo logins to an
+// acceptor of handed-over logins.
+class DynamoOnAgentsPortTest : public DynamoAcceptorTest {
+ protected:
+  void SetUp() override {
+    acceptor_ = DynamoAcceptor::for_handed_logins(registry_, events_);
+    registry_.hand_legacy_logins_to(acceptor_->login_handler());
+    auto endpoint = registry_.listen({"127.0.0.1", 0});
+    ASSERT_TRUE(endpoint.has_value()) << endpoint.error().describe();
+    port_ = static_cast<std::uint16_t>(std::stoi(endpoint->substr(endpoint->rfind(':') + 1)));
+  }
+};
+
+TEST(DynamoFirstBytes, TheLegacyCodecsLoginIsWhatTheListenerKnowsAsOne) {
+  for (const auto version : {legacy::kVersionCode_1_1_0, std::int32_t{20060727}}) {
+    const auto login = legacy::encode_message({legacy::Purpose::login, version});
+    for (std::size_t length = 0; length <= login.size(); ++length) {
+      EXPECT_EQ(transport::classify_first_bytes(std::span(login).first(length)),
+                length < transport::kFirstBytesDecisive ? transport::FirstBytes::need_more
+                                                        : transport::FirstBytes::dynamo_login)
+          << length;
+    }
+  }
+}
+
+TEST_F(DynamoOnAgentsPortTest, ADynamoLoggingInOnTheAgentsPortIsRegisteredWithItsTargets) {
+  EXPECT_EQ(acceptor_->endpoint(), "the agents' port");
+  CommandPort command;
+  auto channel = log_in_and_report(command);
+  ASSERT_TRUE(registry_.wait_for(1, 5s).has_value());
+  const auto* link = registry_.links().front();
+  EXPECT_EQ(link->name(), "fake-dynamo");
+  EXPECT_EQ(link->peer().build, "Dynamo 1.1.0");
+  ASSERT_EQ(link->inventory().file_systems.size(), 1U);
+  EXPECT_EQ(link->inventory().file_systems[0].mount_point, "/tmp/fake");
+  EXPECT_TRUE(events_.refusals().empty());
+}
+
+TEST_F(DynamoOnAgentsPortTest, AWrongVersionOnTheAgentsPortIsStillAnsweredAsIOmeterDoes) {
+  auto login = Peer::dial(port_);
+  login.send(legacy::encode_message({legacy::Purpose::login, 20060727}));
+  EXPECT_EQ(decode(login.receive(legacy::kMessageBytes)),
+            (legacy::Message{legacy::Purpose::login, static_cast<std::int32_t>(legacy::Purpose::wrong_version)}));
+  const auto refusal = events_.wait_refusal(5s);
+  EXPECT_NE(refusal.find("20060727"), std::string::npos) << refusal;
+}
+
+TEST_F(DynamoOnAgentsPortTest, WhenNotAllowedALoginOnTheAgentsPortIsRefusedNamingWhy) {
+  registry_.hand_legacy_logins_to({});
+  auto login = Peer::dial(port_);
+  login.send(legacy::encode_message({legacy::Purpose::login, legacy::kVersionCode_1_1_0}));
+  EXPECT_TRUE(login.receive(legacy::kMessageBytes).empty());  // closed without a reply
+  const auto refusal = events_.wait_refusal(5s);
+  EXPECT_NE(refusal.find("refused a Dynamo 1.1.0 login: this port does not accept legacy logins"), std::string::npos)
+      << refusal;
+  EXPECT_EQ(registry_.size(), 0U);
 }
 
 }  // namespace
