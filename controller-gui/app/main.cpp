@@ -30,7 +30,7 @@ struct GuiFlags {
   std::string plan;
   std::string listen{"1066"};
   bool no_listen{false};
-  std::string legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins; empty: none
+  std::optional<std::string> legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins; empty: --listen's port
   iomark::run_options::ConnectionFlags connection;
 };
 
@@ -41,7 +41,7 @@ iomark::gui::MainWindowOptions window_options(const GuiFlags& flags) {
   const auto& connection = flags.connection;
   options.insecure = connection.insecure;
   options.listen = flags.no_listen ? QString() : QString::fromStdString(flags.listen);
-  options.legacy_dynamo = QString::fromStdString(flags.legacy_dynamo);
+  if (flags.legacy_dynamo) options.legacy_dynamo = QString::fromStdString(*flags.legacy_dynamo);
   if (!options.insecure) {
     auto key = iomark::transport::load_key(connection.key_file.empty()
                                                ? std::nullopt
@@ -95,9 +95,10 @@ int main(int argc, char** argv) {
       ->excludes(listen)
       ->group(connection_group);
   app.add_option("--legacy-dynamo", flags.legacy_dynamo,
-                 "Also accept IOmeter Dynamo 1.1.0 logins on [ADDR:]PORT, a port apart from --listen's "
+                 "Also accept IOmeter Dynamo 1.1.0 logins: alone on --listen's port, else on [ADDR:]PORT "
                  "(the legacy protocol has no authentication)")
-      ->type_name("[ADDR:]PORT")
+      ->type_name("[[ADDR:]PORT]")
+      ->expected(0, 1)
       ->group(connection_group);
   iomark::run_options::add_connection_flags(app, flags.connection, iomark::run_options::Peer::agents);
   iomark::app_runtime::LogOptions log_options;

@@ -48,7 +48,7 @@ struct RunOptions {
   run_options::RunFlags run;
   std::string report_html;
   std::string listen;
-  std::string legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins
+  std::optional<std::string> legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins; empty: --listen's port
   std::vector<std::string> managers;
   std::uint32_t wait_managers{0};
   std::uint32_t wait_timeout_s{30};
@@ -162,7 +162,7 @@ class ConsoleManagerEvents final : public controller::ManagerEvents {
 // `allowed_paths` (what the command line or the plan names).
 Result<void> connect_managers(controller::ManagerRegistry& registry, controller::ManagerEvents& events,
                               const RunOptions& options, const std::vector<std::string>& allowed_paths) {
-  if (options.managers.empty() && options.listen.empty() && options.legacy_dynamo.empty()) {
+  if (options.managers.empty() && options.listen.empty() && !options.legacy_dynamo) {
     return controller::add_embedded_agent(registry, allowed_paths);
   }
   for (const auto& manager : options.managers) {
@@ -171,11 +171,14 @@ Result<void> connect_managers(controller::ManagerRegistry& registry, controller:
     if (auto dialled = registry.dial(*address); !dialled) return dialled;
   }
   std::unique_ptr<controller::DynamoAcceptor> dynamos;
-  if (!options.legacy_dynamo.empty()) {
-    auto address = transport::parse_listen_address(options.legacy_dynamo, "0.0.0.0");
-    if (!address) return fail(Error(address.error()).in_field("--legacy-dynamo"));
-    auto acceptor = controller::DynamoAcceptor::start(*address, registry, events);
-    if (!acceptor) return fail(Error(acceptor.error()).in_field("--legacy-dynamo"));
+  if (options.legacy_dynamo) {
+    if (options.legacy_dynamo->empty() && options.listen.empty()) {
+      return fail(Error(ErrorCode::invalid_argument, "without a port, Dynamo logins share the agents' port: add "
+                                                     "--listen [ADDR:]PORT, or give --legacy-dynamo a port of its own")
+                      .in_field("--legacy-dynamo"));
+    }
+    auto acceptor = controller::accept_dynamo_logins(*options.legacy_dynamo, registry, events);
+    if (!acceptor) return fail(acceptor.error());
     dynamos = std::move(*acceptor);
     spdlog::warn("the legacy IOmeter protocol has no authentication: anyone who reaches {} can register a "
                  "Dynamo manager",
@@ -272,7 +275,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   registry_options.controller_name = local_host_name();
   registry_options.build = "iomark " IOMARK_VERSION;
   // The embedded agent is this process: neither a key nor TLS stands between us.
-  const bool embedded = options.managers.empty() && options.listen.empty() && options.legacy_dynamo.empty();
+  const bool embedded = options.managers.empty() && options.listen.empty() && !options.legacy_dynamo;
   const auto& connection = options.connection;
   if (!connection.insecure && !embedded) {
     auto loaded = transport::load_key(connection.key_file.empty()
@@ -401,8 +404,10 @@ void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& st
       ->type_name("[ADDR:]PORT")
       ->group(connection_group);
   command->add_option("--legacy-dynamo", options->legacy_dynamo,
-                      "Also accept Dynamo 1.1.0 logins on [ADDR:]PORT (no authentication!)")
-      ->type_name("[ADDR:]PORT")
+                      "Also accept Dynamo 1.1.0 logins: alone on --listen's port, else on [ADDR:]PORT "
+                      "(no authentication!)")
+      ->type_name("[[ADDR:]PORT]")
+      ->expected(0, 1)
       ->group(connection_group);
   command->add_option("--manager", options->managers, "Dial a listening agent at HOST:PORT (repeatable)")
       ->type_name("HOST:PORT")

@@ -1,5 +1,15 @@
 # Sourced: write_dynamo_plan, the two-manager IOmeter 1.1.0 plan the Dynamo tests and the
-# Dynamo screenshot run.
+# Dynamo screenshot run, and prepare_dynamo_target.
+
+# prepare_dynamo_target DIR MTAB: DIR with a 32 MiB iobw.tst, and MTAB a mount table naming
+# DIR alone, so that Dynamo (MNTTAB=MTAB) sees only it; sets fstype to DIR's file system.
+prepare_dynamo_target() {
+  mkdir "$1" &&
+    dd if=/dev/urandom of="$1/iobw.tst" bs=1M count=32 status=none &&
+    fstype=$(stat -f -c %T "$1") &&
+    printf 'iomark-test %s %s rw 0 0\n' "$1" "$fstype" >"$2"
+}
+
 # write_dynamo_plan FILE RUN_SECONDS DYNAMO_TARGET AGENT_TARGET MAX_SECTORS: Dynamo manager
 # "dyn1" on DYNAMO_TARGET (as Dynamo names it, "PATH [FSTYPE]"), iomark agent "agentA" on
 # AGENT_TARGET; 8 KiB 67% read random; 1 s ramp-up; queue depth 1, 2, 4.

@@ -166,4 +166,18 @@ void DynamoAcceptor::accept_logins(const std::stop_token& stop) {
   }
 }
 
+Result<std::unique_ptr<DynamoAcceptor>> accept_dynamo_logins(const std::string& address, ManagerRegistry& registry,
+                                                             ManagerEvents& events) {
+  if (address.empty()) {
+    auto acceptor = DynamoAcceptor::for_handed_logins(registry, events);
+    registry.hand_legacy_logins_to(acceptor->login_handler());
+    return acceptor;
+  }
+  auto parsed = transport::parse_listen_address(address, "0.0.0.0");
+  if (!parsed) return fail(Error(parsed.error()).in_field("--legacy-dynamo"));
+  auto acceptor = DynamoAcceptor::start(*parsed, registry, events);
+  if (!acceptor) return fail(Error(acceptor.error()).in_field("--legacy-dynamo"));
+  return acceptor;
+}
+
 }  // namespace iomark::controller

@@ -67,4 +67,12 @@ class DynamoAcceptor {
   std::jthread thread_;  // last: stopped and joined first
 };
 
+// What --legacy-dynamo [ADDR:]PORT asks of both front ends: an empty `address` shares the
+// agents' port (the registry's listen() port, now or later: logins are handed over by its
+// listener), else Dynamo logins get a port of their own. Errors: those of
+// transport::parse_listen_address() and of start(), in the field "--legacy-dynamo".
+[[nodiscard]] Result<std::unique_ptr<DynamoAcceptor>> accept_dynamo_logins(const std::string& address,
+                                                                           ManagerRegistry& registry,
+                                                                           ManagerEvents& events);
+
 }  // namespace iomark::controller
