@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The differential through iomark's own controller (issue 10): `iomark run --legacy-dynamo`
+# drives the real Dynamo 1.1.0 (built from ../shared), then `iomark-agent --protocol iometer`
+# under the same name, with the same one-manager plan on the same directory. A relay
+# (tools/legacy_relay.cpp) between the controller and each manager writes down their command
+# conversation, exchange by exchange: purposes, data, blocks, order. Both must be identical,
+# but for how many REPORT_UPDATE polls fit in a run (a matter of timing); the IOPS of both are
+# printed, with their ratio.
+# usage: legacy_dynamo_differential_test.sh IOMARK IOMARK_AGENT DYNAMO RELAY   (exit 77: Dynamo is missing)
+set -uo pipefail
+iomark=$1 agent=$2 dynamo=$3 relay=$4
+if [[ ! -x $dynamo ]]; then
+  echo "skipped: no Dynamo binary at $dynamo (needs ../shared/tools/build-dynamo and ../shared/third-party/iometer-1.1.0-dynamo)"
+  exit 77
+fi
+source "$(dirname "$0")/harness.sh"
+source "$(dirname "$0")/dynamo_plan.sh"
+dyn_dir=$work/target
+prepare_dynamo_target "$dyn_dir" "$work/mtab" || exit 1
+write_dynamo_plan "$work/plan.icf" 2 "$dyn_dir [$fstype]" unused 4096 dyn1
+
+# drive NAME COMMAND...: the controller runs the plan on the manager COMMAND starts, which logs
+# in through the relay ("RELAY_PORT" in COMMAND is replaced by the relay's login port); the
+# conversation goes to $work/NAME.talk, the results to $work/NAME.csv.
+drive() {
+  local name=$1
+  shift
+  : >"$work/$name.err"
+  timeout 120 "$iomark" run "$work/plan.icf" --legacy-dynamo 127.0.0.1:0 --key-file "$work/key" --wait-timeout 30 \
+    --results "$work/$name.csv" >"$work/$name.out" 2>"$work/$name.err" &
+  local ctl_pid=$!
+  pids+=("$ctl_pid")
+  wait_for "$work/$name.err" "Dynamo logins on 127.0.0.1:[0-9]+" 10 || { echo "$name: controller: $(cat "$work/$name.err")"; return 1; }
+  local dyn_port
+  dyn_port=$(sed -n 's/.*Dynamo logins on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$name.err" | head -1)
+  "$relay" "$dyn_port" "$work/$name.talk" >"$work/$name.relay" 2>&1 &
+  local relay_pid=$!
+  pids+=("$relay_pid")
+  wait_for "$work/$name.relay" "relay login port [0-9]+" 10 || { echo "$name: relay: $(cat "$work/$name.relay")"; return 1; }
+  local relay_port
+  relay_port=$(sed -n 's/relay login port \([0-9]*\)/\1/p' "$work/$name.relay")
+  MNTTAB=$work/mtab "${@//RELAY_PORT/$relay_port}" >"$work/$name.log" 2>&1 &
+  local manager_pid=$!
+  pids+=("$manager_pid")
+  wait_exit "$ctl_pid" 100
+  check "$name: the series exits 0 (got $exit_status: $(tail -3 "$work/$name.err"))" test "$exit_status" -eq 0
+  wait_exit "$relay_pid" 20
+  check "$name: the relay saw the conversation end (got $exit_status: $(cat "$work/$name.relay"))" test "$exit_status" -eq 0
+  wait_exit "$manager_pid" 10 || kill -KILL "$manager_pid" 2>/dev/null
+}
+drive dynamo "$dynamo" -i 127.0.0.1 -p RELAY_PORT -m 127.0.0.1 -n dyn1 || exit 1
+drive agent "$agent" --protocol iometer -i 127.0.0.1:RELAY_PORT -m 127.0.0.1 -n dyn1 --allow "$dyn_dir" || exit 1
+
+# The conversations, with runs of REPORT_UPDATE polls counted apart.
+polls() { grep -o 'REPORT_UPDATE' "$1" | wc -l; }
+check "the Dynamo conversation was recorded" test "$(wc -l <"$work/dynamo.talk")" -gt 20
+check "no exchange split into garbage" test "$(grep -c garbage "$work/dynamo.talk" "$work/agent.talk" | awk -F: '{s += $2} END {print s}')" = 0
+check "both conversations are the same, exchange by exchange (diff below if not)" \
+  cmp -s <(uniq "$work/dynamo.talk") <(uniq "$work/agent.talk")
+cmp -s <(uniq "$work/dynamo.talk") <(uniq "$work/agent.talk") || diff <(uniq "$work/dynamo.talk") <(uniq "$work/agent.talk") | head -20
+check "both were polled for updates in every run" test "$(polls "$work/dynamo.talk")" -ge 3 -a "$(polls "$work/agent.talk")" -ge 3
+check "REPORT_UPDATE polls differ by at most one per run (Dynamo $(polls "$work/dynamo.talk"), agent $(polls "$work/agent.talk"))" \
+  test $(( $(polls "$work/dynamo.talk") - $(polls "$work/agent.talk") )) -le 3 -a $(( $(polls "$work/agent.talk") - $(polls "$work/dynamo.talk") )) -le 3
+measured "exchanges (Dynamo): $(uniq "$work/dynamo.talk" | tr '\n' ';')"
+
+# IOPS per run (QD 1, 2, 4): both did I/O at the plan's read share; the ratio is printed.
+iops() { awk -F, '$1 == "MANAGER" {print $7}' "$1"; }
+check "three runs each" test "$(iops "$work/dynamo.csv" | wc -l)" = 3 -a "$(iops "$work/agent.csv" | wc -l)" = 3
+check "every run did I/O" test "$(cat <(iops "$work/dynamo.csv") <(iops "$work/agent.csv") | awk '$1 <= 0' | wc -l)" = 0
+read_share_ok() { awk -F, '$1 == "MANAGER" {s = 100 * $8 / $7; if (s < 62 || s > 72) bad++; n++} END {exit !(n == 3 && bad == 0)}' "$1"; }
+check "Dynamo read share within 5 points of 67%" read_share_ok "$work/dynamo.csv"
+check "agent read share within 5 points of 67%" read_share_ok "$work/agent.csv"
+measured "IOPS per run QD 1,2,4 (Dynamo / iomark-agent --protocol iometer, ratio): $(paste -d' ' <(iops "$work/dynamo.csv") <(iops "$work/agent.csv") | awk '{printf "%.0f / %.0f (%.2f); ", $1, $2, $2 / $1}')"
+
+finish legacy_dynamo_differential
