@@ -76,11 +76,11 @@ class ConsoleObserver final : public controller::SeriesObserver {
       text = fmt::format("  preparing the test file in {}: {} of {}", preparing.path,
                          format_size(Bytes(preparing.bytes_done)), format_size(Bytes(preparing.bytes_total)));
     } else {
-      text = fmt::format("  run {}/{} {} {} {:.0f}/{:.0f} s: {:.0f} IOPS, {:.1f} MB/s, avg {:.3f} ms, p99 {:.3f} ms, ETA {:.0f} s",
+      text = fmt::format("  run {}/{} {} {} {:.0f}/{:.0f} s: {:.0f} IOPS, {:.1f} MB/s, avg {:.3f} ms, p99 {} ms, ETA {:.0f} s",
                          figures.run_index + 1, figures.run_count, figures.run->label,
                          figures.phase == controller::LivePhase::ramp_up ? "ramp-up" : "recording", figures.elapsed_s,
-                         figures.phase_s, figures.iops, figures.mb_per_s, figures.average_ms, figures.p99_ms,
-                         figures.remaining_s);
+                         figures.phase_s, figures.iops, figures.mb_per_s, figures.average_ms,
+                         figures.p99_ms ? fmt::format("{:.3f}", *figures.p99_ms) : std::string("-"), figures.remaining_s);
     }
     // Without a terminal, one line every 10 s is enough for a log.
     if (!terminal_ && ++live_lines_ % 10 != 0) return;
