@@ -5,7 +5,8 @@
 # (tools/legacy_relay.cpp) between the controller and each manager writes down their command
 # conversation, exchange by exchange: purposes, data, blocks, order. Both must be identical,
 # but for how many REPORT_UPDATE polls fit in a run (a matter of timing); the IOPS of both are
-# printed, with their ratio.
+# printed, with their ratio. The directory has no iobw.tst before either, so the controller
+# has each fill it first (PREP_DISKS), at the plan's size.
 # usage: legacy_dynamo_differential_test.sh IOMARK IOMARK_AGENT DYNAMO RELAY   (exit 77: Dynamo is missing)
 set -uo pipefail
 iomark=$1 agent=$2 dynamo=$3 relay=$4
@@ -25,6 +26,7 @@ write_dynamo_plan "$work/plan.icf" 2 "$dyn_dir [$fstype]" unused 4096 dyn1
 drive() {
   local name=$1
   shift
+  rm -f "$dyn_dir/iobw.tst"
   : >"$work/$name.err"
   timeout 120 "$iomark" run "$work/plan.icf" --legacy-dynamo 127.0.0.1:0 --key-file "$work/key" --wait-timeout 30 \
     --results "$work/$name.csv" >"$work/$name.out" 2>"$work/$name.err" &
@@ -47,6 +49,9 @@ drive() {
   wait_exit "$relay_pid" 20
   check "$name: the relay saw the conversation end (got $exit_status: $(cat "$work/$name.relay"))" test "$exit_status" -eq 0
   wait_exit "$manager_pid" 10 || kill -KILL "$manager_pid" 2>/dev/null
+  # Maximum Disk Size 4096 sectors of the directory's block size.
+  check "$name: filled iobw.tst to the plan's size ($(stat -c %s "$dyn_dir/iobw.tst" 2>&1))" \
+    test "$(stat -c %s "$dyn_dir/iobw.tst" 2>/dev/null)" = $((4096 * $(stat -f -c %S "$dyn_dir")))
 }
 drive dynamo "$dynamo" -i 127.0.0.1 -p RELAY_PORT -m 127.0.0.1 -n dyn1 || exit 1
 drive agent "$agent" --protocol iometer -i 127.0.0.1:RELAY_PORT -m 127.0.0.1 -n dyn1 --allow "$dyn_dir" || exit 1
@@ -54,6 +59,7 @@ drive agent "$agent" --protocol iometer -i 127.0.0.1:RELAY_PORT -m 127.0.0.1 -n 
 # The conversations, with runs of REPORT_UPDATE polls counted apart.
 polls() { grep -o 'REPORT_UPDATE' "$1" | wc -l; }
 check "the Dynamo conversation was recorded" test "$(wc -l <"$work/dynamo.talk")" -gt 20
+check "the Dynamo was told to fill its test file" grep -q "^PREP_DISKS -4 -> PREP_DISKS 1$" "$work/dynamo.talk"
 check "no exchange split into garbage" test "$(grep -c garbage "$work/dynamo.talk" "$work/agent.talk" | awk -F: '{s += $2} END {print s}')" = 0
 check "both conversations are the same, exchange by exchange (diff below if not)" \
   cmp -s <(uniq "$work/dynamo.talk") <(uniq "$work/agent.talk")
