@@ -31,6 +31,12 @@ QString dynamo_binary() {
   return QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/" IOMARK_DYNAMO_FROM_EXE));
 }
 
+// Why the tests that need Dynamo skip without it.
+std::string no_dynamo_binary(const QString& binary) {
+  return "no Dynamo binary at '" + binary.toStdString() +
+         "' (the build makes it with ../shared/tools/build-dynamo from ../shared/third-party/iometer-1.1.0-dynamo)";
+}
+
 bool write_file(const QString& path, const QByteArray& bytes) {
   QFile file(path);
   return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
@@ -115,11 +121,7 @@ int warnings_naming(const LogModel& log, const QString& text) {
 
 TEST(MainWindowDynamo, AcceptsTheRealDynamoAsAManagerAndRunsAPlanOnIt) {
   const auto dynamo = dynamo_binary();
-  if (!QFile::exists(dynamo)) {
-    GTEST_SKIP() << "no Dynamo binary at '" << dynamo.toStdString()
-                 << "' (the build makes it with ../shared/tools/build-dynamo from "
-                    "../shared/third-party/iometer-1.1.0-dynamo)";
-  }
+  if (!QFile::exists(dynamo)) GTEST_SKIP() << no_dynamo_binary(dynamo);
   ShownDirectory shown;
   ASSERT_TRUE(shown.create());
   const auto& target_dir = shown.target_dir;
@@ -183,11 +185,7 @@ TEST(MainWindowDynamo, AcceptsTheRealDynamoAsAManagerAndRunsAPlanOnIt) {
 // With no port of its own, Dynamo logs in on the port the agents log in to.
 TEST(MainWindowDynamo, WithNoPortOfItsOwnDynamoLogsInOnTheAgentsPort) {
   const auto dynamo = dynamo_binary();
-  if (!QFile::exists(dynamo)) {
-    GTEST_SKIP() << "no Dynamo binary at '" << dynamo.toStdString()
-                 << "' (the build makes it with ../shared/tools/build-dynamo from "
-                    "../shared/third-party/iometer-1.1.0-dynamo)";
-  }
+  if (!QFile::exists(dynamo)) GTEST_SKIP() << no_dynamo_binary(dynamo);
   ShownDirectory shown;
   ASSERT_TRUE(shown.create());
   MainWindowOptions options;

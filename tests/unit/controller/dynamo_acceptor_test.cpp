@@ -161,6 +161,31 @@ class DynamoAcceptorTest : public ::testing::Test {
     return channel;
   }
 
+  // The stand-in logged in and is registered as a manager with its targets, refused nothing.
+  void expect_registered(CommandPort& command) {
+    auto channel = log_in_and_report(command);
+    ASSERT_TRUE(registry_.wait_for(1, 5s).has_value());
+    const auto* link = registry_.links().front();
+    EXPECT_EQ(link->name(), "fake-dynamo");
+    EXPECT_EQ(link->peer().build, "Dynamo 1.1.0");
+    EXPECT_EQ(link->peer().timer_resolution_hz, 2.5e9);  // results.csv "Processor Speed"
+    EXPECT_EQ(link->inventory().cpu_count, 2U);
+    ASSERT_EQ(link->inventory().file_systems.size(), 1U);
+    EXPECT_EQ(link->inventory().file_systems[0].mount_point, "/tmp/fake");
+    EXPECT_EQ(link->inventory().file_systems[0].type, "ext4");
+    EXPECT_TRUE(events_.refusals().empty());
+  }
+
+  // Another version is answered WRONG_VERSION, as IOmeter's GUI does, and refused naming it.
+  void expect_wrong_version_answered() {
+    auto login = Peer::dial(port_);
+    login.send(legacy::encode_message({legacy::Purpose::login, 20060727}));
+    EXPECT_EQ(decode(login.receive(legacy::kMessageBytes)),
+              (legacy::Message{legacy::Purpose::login, static_cast<std::int32_t>(legacy::Purpose::wrong_version)}));
+    const auto refusal = events_.wait_refusal(5s);
+    EXPECT_NE(refusal.find("20060727"), std::string::npos) << refusal;
+  }
+
   RecordingEvents events_;
   ManagerRegistry registry_{RegistryOptions{std::nullopt, "test", "iomark test"}, events_};
   std::unique_ptr<DynamoAcceptor> acceptor_;
@@ -169,27 +194,10 @@ class DynamoAcceptorTest : public ::testing::Test {
 
 TEST_F(DynamoAcceptorTest, RegistersALoggedInDynamoWithItsTargets) {
   CommandPort command;
-  auto channel = log_in_and_report(command);
-  ASSERT_TRUE(registry_.wait_for(1, 5s).has_value());
-  const auto* link = registry_.links().front();
-  EXPECT_EQ(link->name(), "fake-dynamo");
-  EXPECT_EQ(link->peer().build, "Dynamo 1.1.0");
-  EXPECT_EQ(link->peer().timer_resolution_hz, 2.5e9);  // results.csv "Processor Speed" 
-  EXPECT_EQ(link->inventory().cpu_count, 2U);
-  ASSERT_EQ(link->inventory().file_systems.size(), 1U);
-  EXPECT_EQ(link->inventory().file_systems[0].mount_point, "/tmp/fake");
-  EXPECT_EQ(link->inventory().file_systems[0].type, "ext4");
-  EXPECT_TRUE(events_.refusals().empty());
+  expect_registered(command);
 }
 
-TEST_F(DynamoAcceptorTest, WrongVersionIsAnsweredAndRefused) {
-  auto login = Peer::dial(port_);
-  login.send(legacy::encode_message({legacy::Purpose::login, 20060727}));
-  EXPECT_EQ(decode(login.receive(legacy::kMessageBytes)),
-            (legacy::Message{legacy::Purpose::login, static_cast<std::int32_t>(legacy::Purpose::wrong_version)}));
-  const auto refusal = events_.wait_refusal(5s);
-  EXPECT_NE(refusal.find("20060727"), std::string::npos) << refusal;
-}
+TEST_F(DynamoAcceptorTest, WrongVersionIsAnsweredAndRefused) { expect_wrong_version_answered(); }
 
 TEST_F(DynamoAcceptorTest, WrongSizeFieldGetsNoReply) {
   CommandPort command;
@@ -393,23 +401,11 @@ TEST(DynamoFirstBytes, TheLegacyCodecsLoginIsWhatTheListenerKnowsAsOne) {
 TEST_F(DynamoOnAgentsPortTest, ADynamoLoggingInOnTheAgentsPortIsRegisteredWithItsTargets) {
   EXPECT_EQ(acceptor_->endpoint(), "the agents' port");
   CommandPort command;
-  auto channel = log_in_and_report(command);
-  ASSERT_TRUE(registry_.wait_for(1, 5s).has_value());
-  const auto* link = registry_.links().front();
-  EXPECT_EQ(link->name(), "fake-dynamo");
-  EXPECT_EQ(link->peer().build, "Dynamo 1.1.0");
-  ASSERT_EQ(link->inventory().file_systems.size(), 1U);
-  EXPECT_EQ(link->inventory().file_systems[0].mount_point, "/tmp/fake");
-  EXPECT_TRUE(events_.refusals().empty());
+  expect_registered(command);
 }
 
 TEST_F(DynamoOnAgentsPortTest, AWrongVersionOnTheAgentsPortIsStillAnsweredAsIOmeterDoes) {
-  auto login = Peer::dial(port_);
-  login.send(legacy::encode_message({legacy::Purpose::login, 20060727}));
-  EXPECT_EQ(decode(login.receive(legacy::kMessageBytes)),
-            (legacy::Message{legacy::Purpose::login, static_cast<std::int32_t>(legacy::Purpose::wrong_version)}));
-  const auto refusal = events_.wait_refusal(5s);
-  EXPECT_NE(refusal.find("20060727"), std::string::npos) << refusal;
+  expect_wrong_version_answered();
 }
 
 TEST_F(DynamoOnAgentsPortTest, WhenNotAllowedALoginOnTheAgentsPortIsRefusedNamingWhy) {

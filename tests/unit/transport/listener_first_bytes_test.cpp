@@ -62,6 +62,13 @@ std::unique_ptr<Listener> checking_listener(SessionConfig config) {
   return std::move(*listener);
 }
 
+// A checking listener that hands Dynamo logins to `handed`.
+std::unique_ptr<Listener> handing_listener(SessionConfig config, HandedLogins& handed) {
+  auto listener = checking_listener(std::move(config));
+  if (listener) listener->hand_legacy_logins_to(handed.handler());
+  return listener;
+}
+
 // The handed socket starts with exactly what the Dynamo sent.
 void expect_login_unread(HandedLogins& handed) {
   auto login = handed.next();
@@ -85,9 +92,8 @@ void expect_agent_session(Listener& listener, const SessionConfig& agent) {
 
 TEST(ListenerFirstBytes, ADynamoLoginIsHandedOverUnreadAndAgentsStillGetSessions) {
   HandedLogins handed;
-  auto listener = checking_listener(controller_config(key_of('k')));
+  auto listener = handing_listener(controller_config(key_of('k')), handed);
   ASSERT_TRUE(listener);
-  listener->hand_legacy_logins_to(handed.handler());
   auto dynamo = RawPeer::connect("127.0.0.1", listener->port());
   ASSERT_TRUE(dynamo && dynamo->send_bytes(kLoginStart));
   expect_agent_session(*listener, agent_config(key_of('k')));
@@ -96,9 +102,8 @@ TEST(ListenerFirstBytes, ADynamoLoginIsHandedOverUnreadAndAgentsStillGetSessions
 
 TEST(ListenerFirstBytes, ALoginTrickledOneByteAtATimeIsStillALogin) {
   HandedLogins handed;
-  auto listener = checking_listener(controller_config(key_of('k')));
+  auto listener = handing_listener(controller_config(key_of('k')), handed);
   ASSERT_TRUE(listener);
-  listener->hand_legacy_logins_to(handed.handler());
   auto dynamo = RawPeer::connect("127.0.0.1", listener->port());
   ASSERT_TRUE(dynamo);
   for (const auto byte : kLoginStart) {
@@ -110,9 +115,8 @@ TEST(ListenerFirstBytes, ALoginTrickledOneByteAtATimeIsStillALogin) {
 
 TEST(ListenerFirstBytes, WithoutAHandlerALoginIsRefusedNamingWhy) {
   HandedLogins handed;
-  auto listener = checking_listener(controller_config(key_of('k')));
+  auto listener = handing_listener(controller_config(key_of('k')), handed);
   ASSERT_TRUE(listener);
-  listener->hand_legacy_logins_to(handed.handler());
   listener->hand_legacy_logins_to({});  // taken back: refused from now on
   auto dynamo = RawPeer::connect("127.0.0.1", listener->port());
   ASSERT_TRUE(dynamo && dynamo->send_bytes(kLoginStart));
@@ -133,13 +137,7 @@ TEST(ListenerFirstBytes, SilentPartialAndClosingPeersAreDroppedWithNamedErrors) 
   auto listener = checking_listener(config);
   ASSERT_TRUE(listener);
 
-  auto silent = RawPeer::connect("127.0.0.1", listener->port());
-  ASSERT_TRUE(silent);
-  const auto timed_out = accept_failure(*listener);
-  ASSERT_TRUE(timed_out);
-  EXPECT_EQ(timed_out->code(), ErrorCode::io_error);
-  EXPECT_TRUE(contains(timed_out->message(), "sent nothing within 300 ms")) << timed_out->message();
-  EXPECT_TRUE(silent->wait_for_close());
+  expect_silent_peer_dropped(*listener, "sent nothing within 300 ms");
 
   auto partial = RawPeer::connect("127.0.0.1", listener->port());
   ASSERT_TRUE(partial && partial->send_bytes(std::span(kLoginStart).first(2)));
@@ -177,9 +175,8 @@ TEST_F(ListenerFirstBytesTls, TlsAgentsGetSessionsNextToAHandedOverLogin) {
   auto controller = load(lab_->issue("controller"));
   auto controller_side = controller_config(key_of('k'));
   controller_side.tls = controller;
-  auto listener = checking_listener(controller_side);
+  auto listener = handing_listener(controller_side, handed);
   ASSERT_TRUE(listener);
-  listener->hand_legacy_logins_to(handed.handler());
   auto dynamo = RawPeer::connect("127.0.0.1", listener->port());
   ASSERT_TRUE(dynamo && dynamo->send_bytes(kLoginStart));
   auto agent = agent_config(key_of('k'));
