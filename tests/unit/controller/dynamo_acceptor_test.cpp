@@ -140,8 +140,9 @@ class DynamoAcceptorTest : public ::testing::Test {
     return legacy::encode_manager_info({"1.1.0", "fake-dynamo", "127.0.0.1", command_port, 2, 2.5e9}).value();
   }
 
-  // Logs in as Dynamo does and serves REPORT_TARGETS with one logical disk.
-  Peer log_in_and_report(CommandPort& command) {
+  // Logs in as Dynamo does and serves REPORT_TARGETS with one logical disk, its iobw.tst
+  // `ready` or not.
+  Peer log_in_and_report(CommandPort& command, bool ready = true) {
     auto login = Peer::dial(port_);
     login.send(legacy::encode_message({legacy::Purpose::login, legacy::kVersionCode_1_1_0}));
     login.send(login_block(command.port));
@@ -153,7 +154,7 @@ class DynamoAcceptorTest : public ::testing::Test {
     legacy::TargetSpec disk;
     disk.name = "/tmp/fake [ext4]";
     disk.type = legacy::target_type::kLogicalDisk;
-    disk.details = legacy::DiskDetails{false, false, true, 4096, 0, 0};
+    disk.details = legacy::DiskDetails{false, false, ready, 4096, 0, 0};
     const std::vector<legacy::TargetSpec> disks{disk};
     channel.send(legacy::encode_target_list(disks).value());
     channel.send(legacy::encode_target_list({}).value());
@@ -417,6 +418,67 @@ TEST_F(DynamoOnAgentsPortTest, WhenNotAllowedALoginOnTheAgentsPortIsRefusedNamin
   EXPECT_NE(refusal.find("refused a Dynamo 1.1.0 login: this port does not accept legacy logins"), std::string::npos)
       << refusal;
   EXPECT_EQ(registry_.size(), 0U);
+}
+
+// A target without iobw.tst: worker 0 gets it at the asked size and PREP_DISKS fills it, as
+// IOmeter does; a failed preparation is a named error, a successful one makes it ready.
+TEST_F(DynamoAcceptorTest, AnUnpreparedTargetIsFilledWithPrepDisks) {
+  CommandPort command;
+  auto channel = log_in_and_report(command, false);
+  ASSERT_TRUE(registry_.wait_for(1, 5s).has_value());
+  auto* link = registry_.links().front();
+  std::vector<legacy::Message> seen;
+  std::vector<std::string> errors;
+  std::thread dynamo([&] {
+    const auto next = [&] {
+      auto message = decode(channel.receive(legacy::kMessageBytes));
+      seen.push_back(message);
+      return message;
+    };
+    if (next().purpose == legacy::Purpose::add_workers) channel.send(legacy::encode_message({legacy::Purpose::add_workers, 1}));
+    for (const auto answer : {0, 1}) {  // the first preparation fails, the second succeeds
+      if (next().purpose != legacy::Purpose::set_targets) return;
+      const auto block = channel.receive(legacy::kDataMessageBytes);
+      auto targets = legacy::decode_target_list(block, legacy::TargetListUse::assignment);
+      if (!targets || targets->size() != 1 ||
+          std::get<legacy::DiskDetails>((*targets)[0].details).maximum_size_sectors != 4096) {
+        errors.push_back("SET_TARGETS block");
+      }
+      channel.send(legacy::encode_message({legacy::Purpose::set_targets, 1}));
+      channel.send(block);
+      if (next().purpose != legacy::Purpose::prep_disks) return;
+      std::this_thread::sleep_for(300ms);  // filling
+      channel.send(legacy::encode_message({legacy::Purpose::prep_disks, answer}));
+    }
+  });
+  const protocol::PrepareTargets prepare{{{"/tmp/fake", 4096 * 4096, access_specs::DataPattern::repeating_bytes, 0}}};
+  std::vector<protocol::PrepareProgress> progress;
+  const auto on_push = [&](const protocol::Message& message) {
+    if (const auto* step = std::get_if<protocol::PrepareProgress>(&message)) progress.push_back(*step);
+  };
+  const auto failed = link->request(prepare, 10s, on_push);
+  ASSERT_FALSE(failed.has_value());
+  EXPECT_NE(failed.error().message().find("could not fill the test file in /tmp/fake (PREP_DISKS answered 0)"),
+            std::string::npos)
+      << failed.error().describe();
+  const auto prepared = link->request(prepare, 10s, on_push);
+  dynamo.join();
+  ASSERT_TRUE(prepared.has_value()) << prepared.error().describe();
+  EXPECT_TRUE(std::holds_alternative<protocol::Ack>(*prepared));
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  EXPECT_EQ(seen, (std::vector<legacy::Message>{{legacy::Purpose::add_workers, 1},
+                                                {legacy::Purpose::set_targets, 0},
+                                                {legacy::Purpose::prep_disks, legacy::kAllWorkers},
+                                                {legacy::Purpose::set_targets, 0},
+                                                {legacy::Purpose::prep_disks, legacy::kAllWorkers}}));
+  // Its start, then (the second time) its start and its end.
+  EXPECT_EQ(progress, (std::vector<protocol::PrepareProgress>{{"/tmp/fake", 0, 4096 * 4096},
+                                                              {"/tmp/fake", 0, 4096 * 4096},
+                                                              {"/tmp/fake", 4096 * 4096, 4096 * 4096}}));
+  // Now ready: nothing more is sent.
+  const auto again = link->request(prepare, 10s, on_push);
+  ASSERT_TRUE(again.has_value()) << again.error().describe();
+  EXPECT_EQ(seen.size(), 5U);
 }
 
 }  // namespace
