@@ -20,30 +20,37 @@ dyn_dir=$work/target
 prepare_dynamo_target "$dyn_dir" "$work/mtab" || exit 1
 write_dynamo_plan "$work/plan.icf" 2 "$dyn_dir [$fstype]" unused 4096 dyn1
 
-# drive NAME COMMAND...: the controller runs the plan on the manager COMMAND starts, which logs
-# in through the relay ("RELAY_PORT" in COMMAND is replaced by the relay's login port); the
-# conversation goes to $work/NAME.talk, the results to $work/NAME.csv.
-drive() {
-  local name=$1
-  shift
+# start_drive NAME PLAN COMMAND...: the controller runs PLAN on the manager COMMAND starts,
+# which logs in through the relay ("RELAY_PORT" in COMMAND is replaced by the relay's login
+# port); the conversation goes to $work/NAME.talk, the results to $work/NAME.csv. Sets
+# ctl_pid, relay_pid and manager_pid.
+start_drive() {
+  local name=$1 plan=$2
+  shift 2
   rm -f "$dyn_dir/iobw.tst"
   : >"$work/$name.err"
-  timeout 120 "$iomark" run "$work/plan.icf" --legacy-dynamo 127.0.0.1:0 --key-file "$work/key" --wait-timeout 30 \
+  timeout 120 "$iomark" run "$plan" --legacy-dynamo 127.0.0.1:0 --key-file "$work/key" --wait-timeout 30 \
     --results "$work/$name.csv" >"$work/$name.out" 2>"$work/$name.err" &
-  local ctl_pid=$!
+  ctl_pid=$!
   pids+=("$ctl_pid")
   wait_for "$work/$name.err" "Dynamo logins on 127.0.0.1:[0-9]+" 10 || { echo "$name: controller: $(cat "$work/$name.err")"; return 1; }
   local dyn_port
   dyn_port=$(sed -n 's/.*Dynamo logins on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$name.err" | head -1)
   "$relay" "$dyn_port" "$work/$name.talk" >"$work/$name.relay" 2>&1 &
-  local relay_pid=$!
+  relay_pid=$!
   pids+=("$relay_pid")
   wait_for "$work/$name.relay" "relay login port [0-9]+" 10 || { echo "$name: relay: $(cat "$work/$name.relay")"; return 1; }
   local relay_port
   relay_port=$(sed -n 's/relay login port \([0-9]*\)/\1/p' "$work/$name.relay")
   MNTTAB=$work/mtab "${@//RELAY_PORT/$relay_port}" >"$work/$name.log" 2>&1 &
-  local manager_pid=$!
+  manager_pid=$!
   pids+=("$manager_pid")
+}
+# drive NAME COMMAND...: start_drive with plan.icf, to the end of the series.
+drive() {
+  local name=$1
+  shift
+  start_drive "$name" "$work/plan.icf" "$@" || return 1
   wait_exit "$ctl_pid" 100
   check "$name: the series exits 0 (got $exit_status: $(tail -3 "$work/$name.err"))" test "$exit_status" -eq 0
   wait_exit "$relay_pid" 20
@@ -77,5 +84,27 @@ read_share_ok() { awk -F, '$1 == "MANAGER" {s = 100 * $8 / $7; if (s < 62 || s >
 check "Dynamo read share within 5 points of 67%" read_share_ok "$work/dynamo.csv"
 check "agent read share within 5 points of 67%" read_share_ok "$work/agent.csv"
 measured "IOPS per run QD 1,2,4 (Dynamo / iomark-agent --protocol iometer, ratio): $(paste -d' ' <(iops "$work/dynamo.csv") <(iops "$work/agent.csv") | awk '{printf "%.0f / %.0f (%.2f); ", $1, $2, $2 / $1}')"
+
+# A stop (SIGINT) while Dynamo fills a large test file: STOP_PREPARE, its PREP_DISKS answer,
+# and the controller ends at once with what it has (nothing: exit 130).
+write_dynamo_plan "$work/big.icf" 2 "$dyn_dir [$fstype]" unused 2097152 dyn1
+start_drive stopped "$work/big.icf" "$dynamo" -i 127.0.0.1 -p RELAY_PORT -m 127.0.0.1 -n dyn1 || exit 1
+wait_for "$work/stopped.err" "preparing test files on" 30
+sleep 1
+kill -INT "$ctl_pid"
+t0=$(now_ms)
+wait_exit "$ctl_pid" 30
+stop_ms=$(($(now_ms) - t0))
+check "stop while preparing: exit 130 (got $exit_status: $(tail -2 "$work/stopped.err"))" test "$exit_status" -eq 130
+check "stop while preparing: ended within 10 s (took $stop_ms ms)" test "$stop_ms" -le 10000
+wait_exit "$relay_pid" 20
+# (Dynamo 1.1.0 answers the pending PREP_DISKS with purpose STOP_PREPARE.)
+check "stop while preparing: Dynamo was told STOP_PREPARE and answered" \
+  grep -Eq "^(PREP_DISKS -4 \+ )?STOP_PREPARE 0 -> (PREP_DISKS|STOP_PREPARE) [01]$" "$work/stopped.talk"
+filled=$(stat -c %s "$dyn_dir/iobw.tst" 2>/dev/null || echo 0)
+check "stop while preparing: the file is not full ($filled bytes)" test "$filled" -lt $((2097152 * $(stat -f -c %S "$dyn_dir")))
+measured "stop while preparing: $stop_ms ms from SIGINT to exit, $filled bytes written; exchanges: $(tr "\n" ";" <"$work/stopped.talk")"
+wait_exit "$manager_pid" 10 || kill -KILL "$manager_pid" 2>/dev/null
+rm -f "$dyn_dir/iobw.tst"
 
 finish legacy_dynamo_differential

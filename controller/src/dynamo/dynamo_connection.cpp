@@ -120,7 +120,8 @@ Result<void> DynamoConnection::send_block(const legacy::DataBlock& block) {
 }
 
 Result<legacy::Message> DynamoConnection::receive_reply(Purpose expected) {
-  const auto deadline = expected == Purpose::stop ? kStopReplyDeadline : kLegacyReplyDeadline;
+  const auto deadline =
+      expected == Purpose::stop || expected == Purpose::prep_disks ? kStopReplyDeadline : kLegacyReplyDeadline;
   std::array<std::byte, legacy::kMessageBytes> bytes{};
   if (auto got = socket_.receive_exact(bytes, Clock::now() + deadline); !got) {
     return fail(failure(got.error(), legacy::to_string(expected)));
@@ -253,6 +254,22 @@ Result<bool> DynamoConnection::start_preparing(std::uint64_t request_id, const p
   inbox_.push_back(reply_to(request_id, protocol::PrepareProgress{preparing.paths.front(), 0, preparing.bytes_total}));
   preparing_ = std::move(preparing);
   return true;
+}
+
+Result<protocol::Message> DynamoConnection::stop_preparing() {
+  preparing_.reset();
+  if (auto sent = send_message(Purpose::stop_prepare, 0); !sent) return fail(sent.error());
+  // Dynamo writes what is in flight and the remainder sector by sector before it answers the
+  // pending PREP_DISKS; the real Dynamo 1.1.0 sends that answer with purpose STOP_PREPARE.
+  std::array<std::byte, legacy::kMessageBytes> bytes{};
+  if (auto got = socket_.receive_exact(bytes, Clock::now() + kStopReplyDeadline); !got) {
+    return fail(failure(got.error(), "STOP_PREPARE"));
+  }
+  const auto reply = legacy::decode_message(bytes);
+  if (!reply || (reply->purpose != Purpose::prep_disks && reply->purpose != Purpose::stop_prepare)) {
+    return fail(failure("STOP_PREPARE", "desynchronised: the answer is neither PREP_DISKS nor STOP_PREPARE"));
+  }
+  return protocol::Ack{};
 }
 
 Result<std::optional<protocol::Envelope>> DynamoConnection::poll_prepared() {
@@ -412,6 +429,7 @@ Result<protocol::Message> DynamoConnection::phase(const protocol::PhaseCommand& 
                                     counters->network};
     }
     case Phase::abort:
+      if (preparing_) return stop_preparing();
       io_run_id_.reset();
       if (auto done = this->command(Purpose::stop, legacy::kAllWorkers, legacy::kAllWorkers); !done) {
         return fail(done.error());

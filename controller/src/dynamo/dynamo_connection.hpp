@@ -67,6 +67,9 @@ class DynamoConnection final : public protocol::Connection {
   // comes when the files are full; receive() picks it up), false when nothing needed it.
   [[nodiscard]] Result<bool> start_preparing(std::uint64_t request_id, const protocol::PrepareTargets& prepare);
   [[nodiscard]] Result<std::optional<protocol::Envelope>> poll_prepared();
+  // STOP_PREPARE, then the pending PREP_DISKS reply (iometer-spec §7.4); the PrepareTargets
+  // request it answered is dropped.
+  [[nodiscard]] Result<protocol::Message> stop_preparing();
   [[nodiscard]] Result<protocol::Message> phase(const protocol::PhaseCommand& command);
   // REPORT_RESULTS or REPORT_UPDATE: Manager_Results, then one Worker_Results per worker.
   struct Counters {
