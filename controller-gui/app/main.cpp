@@ -33,7 +33,7 @@ iomark::gui::MainWindowOptions window_options(const iomark::gui::GuiFlags& flags
   const auto& connection = flags.connection;
   options.insecure = connection.insecure;
   options.listen = flags.no_listen ? QString() : QString::fromStdString(flags.listen);
-  options.legacy_dynamo = QString::fromStdString(flags.legacy_dynamo);
+  if (flags.legacy_dynamo) options.legacy_dynamo = QString::fromStdString(*flags.legacy_dynamo);
   if (!options.insecure) {
     auto key = iomark::transport::load_key(connection.key_file.empty()
                                                ? std::nullopt

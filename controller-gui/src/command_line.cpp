@@ -16,9 +16,10 @@ void add_gui_flags(CLI::App& app, GuiFlags& flags) {
       ->excludes(listen)
       ->group(connection_group);
   app.add_option("--legacy-dynamo", flags.legacy_dynamo,
-                 "Also accept IOmeter Dynamo 1.1.0 logins on [ADDR:]PORT, a port apart from --listen's "
+                 "Also accept IOmeter Dynamo 1.1.0 logins: alone on --listen's port, else on [ADDR:]PORT "
                  "(the legacy protocol has no authentication)")
-      ->type_name("[ADDR:]PORT")
+      ->type_name("[[ADDR:]PORT]")
+      ->expected(0, 1)
       ->group(connection_group);
   run_options::add_connection_flags(app, flags.connection, run_options::Peer::agents);
 }

@@ -193,7 +193,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
                                    "the local agent needs none"));
     }
   }
-  if (!options.legacy_dynamo.isEmpty()) accept_legacy_dynamo(options.legacy_dynamo);
+  if (options.legacy_dynamo) accept_legacy_dynamo(*options.legacy_dynamo);
   refresh_topology();
   update_title();
   update_actions();
@@ -230,8 +230,8 @@ void MainWindow::build_actions() {
        tr("Dial an agent started with --listen"), style->standardIcon(QStyle::SP_DriveNetIcon));
   make(listen_, tr("&Listen for Agents..."), {}, tr("Accept agents logging in (iomark-agent -i THIS-HOST)"));
   make(legacy_dynamo_, tr("Accept Legacy &Dynamo 1.1.0 Logins..."), {},
-       tr("Let IOmeter's Dynamo 1.1.0 log in (dynamo -i THIS-HOST -p PORT) on a port of its own, apart from the "
-          "agents' port; the legacy protocol has no authentication"));
+       tr("Let IOmeter's Dynamo 1.1.0 log in (dynamo -i THIS-HOST -p PORT) on the agents' port or a port of its "
+          "own; the legacy protocol has no authentication"));
   legacy_dynamo_->setCheckable(true);
   make(disconnect_, tr("&Disconnect Manager"), {}, tr("Close the connection to the selected manager"),
        style->standardIcon(QStyle::SP_DialogCloseButton));
@@ -291,15 +291,15 @@ void MainWindow::build_actions() {
   });
   connect(legacy_dynamo_, &QAction::triggered, this, [this](bool checked) {
     if (!checked) {
-      accept_legacy_dynamo({});
+      stop_legacy_dynamo();
       return;
     }
     bool ok = false;
     const auto address = QInputDialog::getText(
         this, tr("Accept Dynamo 1.1.0 logins"),
-        tr("[ADDRESS:]PORT Dynamo logs in to (dynamo -i THIS-HOST -p PORT); not the agents' port"), QLineEdit::Normal,
-        legacy_dynamo_address_, &ok);
-    if (ok && !address.trimmed().isEmpty()) {
+        tr("[ADDRESS:]PORT Dynamo logs in to (dynamo -i THIS-HOST -p PORT); empty: the agents' port"),
+        QLineEdit::Normal, legacy_dynamo_address_, &ok);
+    if (ok) {
       accept_legacy_dynamo(address.trimmed());
     } else {
       update_actions();  // cancelled: untick
@@ -641,11 +641,9 @@ void MainWindow::update_actions() {
                                            : tr("Accept Legacy &Dynamo 1.1.0 Logins (on %1)").arg(dynamo));
 }
 
+void MainWindow::stop_legacy_dynamo() { session_->stop_accepting_dynamo(); }
+
 void MainWindow::accept_legacy_dynamo(const QString& address) {
-  if (address.isEmpty()) {
-    session_->stop_accepting_dynamo();
-    return;
-  }
   legacy_dynamo_address_ = address;
   if (session_->accept_dynamo(address) && !warned_legacy_dynamo_) {
     warned_legacy_dynamo_ = true;

@@ -179,13 +179,10 @@ void Session::stop_listening() {
 }
 
 bool Session::accept_dynamo(const QString& address) {
-  auto parsed = transport::parse_listen_address(address.toStdString(), "0.0.0.0");
-  if (!parsed) {
-    emit message(Severity::error, QStringLiteral("Dynamo logins on %1: %2").arg(address, text_of(parsed.error())));
-    return false;
-  }
-  dynamo_.reset();  // a new address replaces the old one
-  auto acceptor = controller::DynamoAcceptor::start(*parsed, *registry_, *events_);
+  // A new address replaces the old one.
+  registry_->hand_legacy_logins_to({});
+  dynamo_.reset();
+  auto acceptor = controller::accept_dynamo_logins(address.toStdString(), *registry_, *events_);
   if (!acceptor) {
     dynamo_endpoint_.clear();
     emit message(Severity::error,
@@ -202,6 +199,7 @@ bool Session::accept_dynamo(const QString& address) {
 
 void Session::stop_accepting_dynamo() {
   if (!dynamo_) return;
+  registry_->hand_legacy_logins_to({});  // refused from now on, naming why
   dynamo_.reset();
   dynamo_endpoint_.clear();
   emit message(Severity::info, QStringLiteral("stopped accepting Dynamo logins"));

@@ -45,7 +45,7 @@ struct RunOptions {
   run_options::RunFlags run;
   std::string report_html;
   std::string listen;
-  std::string legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins
+  std::optional<std::string> legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins; empty: --listen's port
   std::vector<std::string> managers;
   std::uint32_t wait_managers{0};
   std::uint32_t wait_timeout_s{30};
@@ -73,11 +73,11 @@ class ConsoleObserver final : public controller::SeriesObserver {
       text = fmt::format("  preparing the test file in {}: {} of {}", preparing.path,
                          format_size(Bytes(preparing.bytes_done)), format_size(Bytes(preparing.bytes_total)));
     } else {
-      text = fmt::format("  run {}/{} {} {} {:.0f}/{:.0f} s: {:.0f} IOPS, {:.1f} MB/s, avg {:.3f} ms, p99 {:.3f} ms, ETA {:.0f} s",
+      text = fmt::format("  run {}/{} {} {} {:.0f}/{:.0f} s: {:.0f} IOPS, {:.1f} MB/s, avg {:.3f} ms, p99 {} ms, ETA {:.0f} s",
                          figures.run_index + 1, figures.run_count, figures.run->label,
                          figures.phase == controller::LivePhase::ramp_up ? "ramp-up" : "recording", figures.elapsed_s,
-                         figures.phase_s, figures.iops, figures.mb_per_s, figures.average_ms, figures.p99_ms,
-                         figures.remaining_s);
+                         figures.phase_s, figures.iops, figures.mb_per_s, figures.average_ms,
+                         figures.p99_ms ? fmt::format("{:.3f}", *figures.p99_ms) : std::string("-"), figures.remaining_s);
     }
     // Without a terminal, one line every 10 s is enough for a log.
     if (!terminal_ && ++live_lines_ % 10 != 0) return;
@@ -164,7 +164,7 @@ class ConsoleManagerEvents final : public controller::ManagerEvents {
 // `allowed_paths` (what the command line or the plan names).
 Result<void> connect_managers(controller::ManagerRegistry& registry, controller::ManagerEvents& events,
                               const RunOptions& options, const std::vector<std::string>& allowed_paths) {
-  if (options.managers.empty() && options.listen.empty() && options.legacy_dynamo.empty()) {
+  if (options.managers.empty() && options.listen.empty() && !options.legacy_dynamo) {
     return controller::add_embedded_agent(registry, allowed_paths);
   }
   for (const auto& manager : options.managers) {
@@ -173,11 +173,14 @@ Result<void> connect_managers(controller::ManagerRegistry& registry, controller:
     if (auto dialled = registry.dial(*address); !dialled) return dialled;
   }
   std::unique_ptr<controller::DynamoAcceptor> dynamos;
-  if (!options.legacy_dynamo.empty()) {
-    auto address = transport::parse_listen_address(options.legacy_dynamo, "0.0.0.0");
-    if (!address) return fail(Error(address.error()).in_field("--legacy-dynamo"));
-    auto acceptor = controller::DynamoAcceptor::start(*address, registry, events);
-    if (!acceptor) return fail(Error(acceptor.error()).in_field("--legacy-dynamo"));
+  if (options.legacy_dynamo) {
+    if (options.legacy_dynamo->empty() && options.listen.empty()) {
+      return fail(Error(ErrorCode::invalid_argument, "without a port, Dynamo logins share the agents' port: add "
+                                                     "--listen [ADDR:]PORT, or give --legacy-dynamo a port of its own")
+                      .in_field("--legacy-dynamo"));
+    }
+    auto acceptor = controller::accept_dynamo_logins(*options.legacy_dynamo, registry, events);
+    if (!acceptor) return fail(acceptor.error());
     dynamos = std::move(*acceptor);
     spdlog::warn("the legacy IOmeter protocol has no authentication: anyone who reaches {} can register a "
                  "Dynamo manager",
@@ -256,7 +259,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   }
 
   // The embedded agent is this process: neither a key nor TLS stands between us.
-  const bool embedded = options.managers.empty() && options.listen.empty() && options.legacy_dynamo.empty();
+  const bool embedded = options.managers.empty() && options.listen.empty() && !options.legacy_dynamo;
   auto registry_settings = registry_options(options.connection, embedded);
   if (!registry_settings) return report(registry_settings.error());
   ConsoleManagerEvents manager_events;
@@ -380,8 +383,10 @@ void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& st
       ->type_name("[ADDR:]PORT")
       ->group(connection_group);
   command->add_option("--legacy-dynamo", options->legacy_dynamo,
-                      "Also accept Dynamo 1.1.0 logins on [ADDR:]PORT (no authentication!)")
-      ->type_name("[ADDR:]PORT")
+                      "Also accept Dynamo 1.1.0 logins: alone on --listen's port, else on [ADDR:]PORT "
+                      "(no authentication!)")
+      ->type_name("[[ADDR:]PORT]")
+      ->expected(0, 1)
       ->group(connection_group);
   command->add_option("--manager", options->managers, "Dial a listening agent at HOST:PORT (repeatable)")
       ->type_name("HOST:PORT")

@@ -1,5 +1,6 @@
 #include "iomark/controller/manager_link.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace iomark::controller {
@@ -44,14 +45,18 @@ Result<std::uint64_t> ManagerLink::send(protocol::Message request) {
 }
 
 Result<protocol::Message> ManagerLink::await_reply(std::uint64_t id, std::string_view what, Nanoseconds timeout,
-                                                   const PushHandler& on_push) {
+                                                   const PushHandler& on_push, std::stop_token stop) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
+    if (stop.stop_requested()) {
+      return fail(about(peer(), Error(ErrorCode::io_error, std::string(what) + ": stopped by the user")));
+    }
     const auto left = std::chrono::duration_cast<Nanoseconds>(deadline - std::chrono::steady_clock::now());
     if (left <= Nanoseconds(0)) {
       return fail(about(peer(), Error(ErrorCode::timed_out, "no reply to " + std::string(what) + " in time")));
     }
-    auto envelope = connection_->receive(left);
+    constexpr Nanoseconds kStopPoll = std::chrono::milliseconds(100);
+    auto envelope = connection_->receive(stop.stop_possible() ? std::min(left, kStopPoll) : left);
     if (!envelope) {
       if (envelope.error().code() == ErrorCode::timed_out) continue;
       return fail(about(peer(), envelope.error()));

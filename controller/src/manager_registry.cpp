@@ -43,9 +43,10 @@ Result<void> ManagerRegistry::dial(const transport::HostPort& address, std::stop
 Result<std::string> ManagerRegistry::listen(const transport::HostPort& address) {
   std::lock_guard lock(mutex_);
   if (listener_) return fail(ErrorCode::invalid_argument, "already listening on " + listener_->endpoint());
-  auto listener = transport::Listener::open(address, session_config(options_));
+  auto listener = transport::Listener::open(address, session_config(options_), transport::FirstBytesCheck::on);
   if (!listener) return fail(listener.error());
   listener_ = std::move(*listener);
+  listener_->hand_legacy_logins_to(legacy_logins_);
   login_thread_ = std::jthread([this](std::stop_token stop) { accept_logins(stop); });
   return listener_->endpoint();
 }
@@ -58,6 +59,12 @@ void ManagerRegistry::stop_listening() {
   }
   std::lock_guard lock(mutex_);
   listener_.reset();
+}
+
+void ManagerRegistry::hand_legacy_logins_to(transport::LegacyLoginHandler handler) {
+  std::lock_guard lock(mutex_);
+  legacy_logins_ = std::move(handler);
+  if (listener_) listener_->hand_legacy_logins_to(legacy_logins_);
 }
 
 bool ManagerRegistry::is_listening() const {

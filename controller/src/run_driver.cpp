@@ -193,15 +193,21 @@ Result<void> RunDriver::prepare(const RunPlan& plan) {
     if (manager.prepare.empty()) continue;
     observer_.notice("preparing test files on " + links_[manager.manager]->peer().describe());
     auto last_live = Clock::time_point{};
-    auto reply = links_[manager.manager]->request(
-        protocol::PrepareTargets{manager.prepare}, ns(kPrepareTimeout), [&](const protocol::Message& message) {
+    auto& link = *links_[manager.manager];
+    auto id = link.send(protocol::PrepareTargets{manager.prepare});
+    if (!id) return fail(id.error());
+    // A stop ends the wait at once; abort() then tells the manager to stop preparing.
+    auto reply = link.await_reply(
+        *id, "prepare_targets", ns(kPrepareTimeout),
+        [&](const protocol::Message& message) {
           const auto* progress = std::get_if<protocol::PrepareProgress>(&message);
           if (progress == nullptr || Clock::now() - last_live < kLiveEvery) return;
           last_live = Clock::now();
           figures_.phase = LivePhase::preparing;
           figures_.preparing = {progress->path, progress->bytes_done, progress->bytes_total};
           observer_.live(figures_);
-        });
+        },
+        stop_);
     if (!reply) return fail(reply.error());
     if (!std::holds_alternative<protocol::Ack>(*reply)) {
       return fail(unexpected(manager.manager, *reply, "an acknowledgement"));

@@ -15,7 +15,7 @@
 #include "iomark/common/result.hpp"
 #include "iomark/controller/manager_link.hpp"
 #include "iomark/controller/series_runner.hpp"
-#include "live_aggregate.hpp"
+#include "iomark/controller/live_aggregate.hpp"
 
 namespace iomark::controller {
 

@@ -31,6 +31,12 @@ QString dynamo_binary() {
   return QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/" IOMARK_DYNAMO_FROM_EXE));
 }
 
+// Why the tests that need Dynamo skip without it.
+std::string no_dynamo_binary(const QString& binary) {
+  return "no Dynamo binary at '" + binary.toStdString() +
+         "' (the build makes it with ../shared/tools/build-dynamo from ../shared/third-party/iometer-1.1.0-dynamo)";
+}
+
 bool write_file(const QString& path, const QByteArray& bytes) {
   QFile file(path);
   return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
@@ -66,6 +72,47 @@ QByteArray plan_for(const QString& target) {
       .toUtf8();
 }
 
+// What Dynamo is shown: a temp directory, its iobw.tst filled first, in a mount table of its
+// own (MNTTAB).
+struct ShownDirectory {
+  QTemporaryDir dir;
+  QString target_dir{dir.filePath(QStringLiteral("dynamo-target"))};
+  QString mtab{dir.filePath(QStringLiteral("mtab"))};
+  QString fstype;
+
+  [[nodiscard]] bool create() {
+    if (!dir.isValid() || !QDir().mkpath(target_dir)) return false;
+    if (!write_file(target_dir + QStringLiteral("/iobw.tst"), QByteArray(8 << 20, 'x'))) return false;
+    fstype = QString::fromUtf8(QStorageInfo(target_dir).fileSystemType());
+    return write_file(mtab, QStringLiteral("iomark-test %1 %2 rw 0 0\n").arg(target_dir, fstype).toUtf8());
+  }
+};
+
+// The real Dynamo "dyn1" logging in on 127.0.0.1:`port`, killed when this goes.
+class DynamoProcess {
+ public:
+  DynamoProcess(const QString& binary, const ShownDirectory& shown, const QString& port) {
+    auto environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("MNTTAB"), shown.mtab);
+    process_.setProcessEnvironment(environment);
+    process_.setProcessChannelMode(QProcess::MergedChannels);
+    process_.start(binary, {QStringLiteral("-i"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), port,
+                            QStringLiteral("-m"), QStringLiteral("127.0.0.1"), QStringLiteral("-n"),
+                            QStringLiteral("dyn1")});
+  }
+  ~DynamoProcess() {
+    process_.kill();
+    process_.waitForFinished();
+  }
+  DynamoProcess(const DynamoProcess&) = delete;
+  DynamoProcess& operator=(const DynamoProcess&) = delete;
+  [[nodiscard]] bool started() { return process_.waitForStarted(); }
+  [[nodiscard]] std::string output() { return process_.readAll().toStdString(); }
+
+ private:
+  QProcess process_;
+};
+
 int warnings_naming(const LogModel& log, const QString& text) {
   int count = 0;
   for (const auto& entry : log.entries()) count += entry.severity == Severity::warning && entry.text.contains(text);
@@ -74,22 +121,12 @@ int warnings_naming(const LogModel& log, const QString& text) {
 
 TEST(MainWindowDynamo, AcceptsTheRealDynamoAsAManagerAndRunsAPlanOnIt) {
   const auto dynamo = dynamo_binary();
-  if (!QFile::exists(dynamo)) {
-    GTEST_SKIP() << "no Dynamo binary at '" << dynamo.toStdString()
-                 << "' (the build makes it with ../shared/tools/build-dynamo from "
-                    "../shared/third-party/iometer-1.1.0-dynamo)";
-  }
-  QTemporaryDir dir;
-  ASSERT_TRUE(dir.isValid());
-  // Dynamo sees only this directory: a mount table naming it alone, its iobw.tst filled first.
-  const auto target_dir = dir.filePath(QStringLiteral("dynamo-target"));
-  ASSERT_TRUE(QDir().mkpath(target_dir));
-  ASSERT_TRUE(write_file(target_dir + QStringLiteral("/iobw.tst"), QByteArray(8 << 20, 'x')));
-  const auto fstype = QString::fromUtf8(QStorageInfo(target_dir).fileSystemType());
-  const auto mtab = dir.filePath(QStringLiteral("mtab"));
-  ASSERT_TRUE(write_file(mtab, QStringLiteral("iomark-test %1 %2 rw 0 0\n").arg(target_dir, fstype).toUtf8()));
-  const auto plan = dir.filePath(QStringLiteral("plan.icf"));
-  ASSERT_TRUE(write_file(plan, plan_for(QStringLiteral("%1 [%2]").arg(target_dir, fstype))));
+  if (!QFile::exists(dynamo)) GTEST_SKIP() << no_dynamo_binary(dynamo);
+  ShownDirectory shown;
+  ASSERT_TRUE(shown.create());
+  const auto& target_dir = shown.target_dir;
+  const auto plan = shown.dir.filePath(QStringLiteral("plan.icf"));
+  ASSERT_TRUE(write_file(plan, plan_for(QStringLiteral("%1 [%2]").arg(target_dir, shown.fstype))));
 
   MainWindow window({});
   window.show();
@@ -115,26 +152,13 @@ TEST(MainWindowDynamo, AcceptsTheRealDynamoAsAManagerAndRunsAPlanOnIt) {
   EXPECT_EQ(warnings_naming(window.log(), QStringLiteral("no authentication")), 1) << "warned again";
   const auto port = window.session().accepting_dynamo().section(QLatin1Char(':'), 1);
 
-  QProcess process;
-  auto environment = QProcessEnvironment::systemEnvironment();
-  environment.insert(QStringLiteral("MNTTAB"), mtab);
-  process.setProcessEnvironment(environment);
-  process.setProcessChannelMode(QProcess::MergedChannels);
-  process.start(dynamo, {QStringLiteral("-i"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), port,
-                         QStringLiteral("-m"), QStringLiteral("127.0.0.1"), QStringLiteral("-n"), QStringLiteral("dyn1")});
-  ASSERT_TRUE(process.waitForStarted());
-  struct StopDynamo {
-    QProcess& process;
-    ~StopDynamo() {
-      process.kill();
-      process.waitForFinished();
-    }
-  } stop_dynamo{process};
+  DynamoProcess process(dynamo, shown, port);
+  ASSERT_TRUE(process.started());
 
   // In the topology as a manager like any other: the plan's dyn1, connected, with its CPUs
   // and the one file system it was shown.
   const bool joined = QTest::qWaitFor([&] { return window.session().managers().size() == 1; }, kLoginWaitMs);
-  ASSERT_TRUE(joined) << "Dynamo did not log in; it said: " << process.readAll().toStdString();
+  ASSERT_TRUE(joined) << "Dynamo did not log in; it said: " << process.output();
   const auto& manager = window.session().managers().front();
   EXPECT_EQ(manager.name, "dyn1");
   EXPECT_TRUE(manager.endpoint.starts_with("127.0.0.1:")) << manager.endpoint;
@@ -156,6 +180,33 @@ TEST(MainWindowDynamo, AcceptsTheRealDynamoAsAManagerAndRunsAPlanOnIt) {
     EXPECT_GT(figures.average_ms, 0.0) << figures.name;
     EXPECT_FALSE(figures.p99_ms.has_value()) << figures.name << ": Dynamo gives no percentile";
   }
+}
+
+// With no port of its own, Dynamo logs in on the port the agents log in to.
+TEST(MainWindowDynamo, WithNoPortOfItsOwnDynamoLogsInOnTheAgentsPort) {
+  const auto dynamo = dynamo_binary();
+  if (!QFile::exists(dynamo)) GTEST_SKIP() << no_dynamo_binary(dynamo);
+  ShownDirectory shown;
+  ASSERT_TRUE(shown.create());
+  MainWindowOptions options;
+  options.insecure = true;
+  options.listen = QStringLiteral("127.0.0.1:0");
+  options.legacy_dynamo = QString();  // iomark-gui --legacy-dynamo
+  MainWindow window(std::move(options));
+  window.show();
+  const auto listening = window.session().listening();
+  ASSERT_TRUE(listening.startsWith(QStringLiteral("127.0.0.1:"))) << listening.toStdString();
+  EXPECT_EQ(window.session().accepting_dynamo(), QStringLiteral("the agents' port"));
+  EXPECT_EQ(warnings_naming(window.log(), QStringLiteral("anyone who reaches the agents' port")), 1);
+
+  DynamoProcess process(dynamo, shown, listening.section(QLatin1Char(':'), 1));
+  ASSERT_TRUE(process.started());
+  const bool joined = QTest::qWaitFor([&] { return window.session().managers().size() == 1; }, kLoginWaitMs);
+  ASSERT_TRUE(joined) << "Dynamo did not log in on the agents' port; it said: " << process.output();
+  EXPECT_EQ(window.session().managers().front().name, "dyn1");
+  ASSERT_EQ(window.session().managers().front().inventory.file_systems.size(), 1U);
+  EXPECT_EQ(window.session().managers().front().inventory.file_systems.front().mount_point,
+            shown.target_dir.toStdString());
 }
 
 }  // namespace

@@ -1,10 +1,21 @@
 # Sourced: write_dynamo_plan, the two-manager IOmeter 1.1.0 plan the Dynamo tests and the
-# Dynamo screenshot run.
-# write_dynamo_plan FILE RUN_SECONDS DYNAMO_TARGET AGENT_TARGET MAX_SECTORS: Dynamo manager
-# "dyn1" on DYNAMO_TARGET (as Dynamo names it, "PATH [FSTYPE]"), iomark agent "agentA" on
-# AGENT_TARGET; 8 KiB 67% read random; 1 s ramp-up; queue depth 1, 2, 4.
+# Dynamo screenshot run, and prepare_dynamo_target.
+
+# prepare_dynamo_target DIR MTAB: DIR with a 32 MiB iobw.tst, and MTAB a mount table naming
+# DIR alone, so that Dynamo (MNTTAB=MTAB) sees only it; sets fstype to DIR's file system.
+prepare_dynamo_target() {
+  mkdir "$1" &&
+    dd if=/dev/urandom of="$1/iobw.tst" bs=1M count=32 status=none &&
+    fstype=$(stat -f -c %T "$1") &&
+    printf 'iomark-test %s %s rw 0 0\n' "$1" "$fstype" >"$2"
+}
+
+# write_dynamo_plan FILE RUN_SECONDS DYNAMO_TARGET AGENT_TARGET MAX_SECTORS [MANAGERS]: Dynamo
+# manager "dyn1" on DYNAMO_TARGET (as Dynamo names it, "PATH [FSTYPE]"), iomark agent "agentA"
+# on AGENT_TARGET (MANAGERS, default "dyn1 agentA", may leave either out); 8 KiB 67% read
+# random; 1 s ramp-up; queue depth 1, 2, 4.
 write_dynamo_plan() {
-  local file=$1 run_s=$2 dynamo_target=$3 agent_target=$4 max_sectors=$5 m target
+  local file=$1 run_s=$2 dynamo_target=$3 agent_target=$4 max_sectors=$5 managers=${6:-dyn1 agentA} m target
   {
     printf 'Version 1.1.0 \n'
     printf "'TEST SETUP ====================================================================\n"
@@ -19,7 +30,7 @@ write_dynamo_plan() {
     printf "'size,%% of size,%% reads,%% random,delay,burst,align,reply\n\t8192,100,67,100,0,1,0,0\n"
     printf "'END access specifications\n"
     printf "'MANAGER LIST ==================================================================\n"
-    for m in dyn1 agentA; do
+    for m in $managers; do
       if [[ $m == dyn1 ]]; then target=$dynamo_target; else target=$agent_target; fi
       printf "'Manager ID, manager name\n\t1,%s\n'Manager network address\n\t\n" "$m"
       printf "'Worker\n\tWorker 1\n'Worker type\n\tDISK\n'Default target settings for worker\n"

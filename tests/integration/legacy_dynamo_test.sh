@@ -15,11 +15,9 @@ if [[ ! -x $dynamo ]]; then
 fi
 source "$(dirname "$0")/harness.sh"
 
+source "$(dirname "$0")/dynamo_plan.sh"
 dyn_dir=$work/dynamo-target
-mkdir "$dyn_dir"
-dd if=/dev/urandom of="$dyn_dir/iobw.tst" bs=1M count=32 status=none
-fstype=$(stat -f -c %T "$dyn_dir")
-printf 'iomark-test %s %s rw 0 0\n' "$dyn_dir" "$fstype" >"$work/mtab"
+prepare_dynamo_target "$dyn_dir" "$work/mtab" || exit 1
 
 start_agent agentA || exit 1
 
@@ -46,7 +44,6 @@ start_dynamo() {
 
 # write_plan FILE RUN_SECONDS: Dynamo manager "dyn1" on the temp directory, agentA on its
 # data directory (tests/integration/dynamo_plan.sh).
-source "$(dirname "$0")/dynamo_plan.sh"
 write_plan() { write_dynamo_plan "$1" "$2" "$dyn_dir [$fstype]" "$work/data" 4096; }
 
 # ---- 1. A whole series: Dynamo and an iomark agent side by side -------------------------

@@ -8,25 +8,8 @@ set -uo pipefail
 iomark=$1 agent=$2
 command -v openssl >/dev/null || { echo "tls: the openssl command is missing (./dev installs it)"; exit 1; }
 source "$(dirname "$0")/harness.sh"
-
-# docs/tls.md, step by step: a CA, then one certificate per host signed by it.
-make_ca() {  # make_ca DIR
-  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -noenc -days 3650 \
-    -subj "/CN=iomark CA" -keyout "$1/ca.key" -out "$1/ca.crt" 2>/dev/null
-}
-make_certificate() {  # make_certificate DIR NAME
-  printf 'basicConstraints = critical, CA:FALSE\nkeyUsage = critical, digitalSignature\nextendedKeyUsage = serverAuth, clientAuth\n' \
-    >"$1/iomark-leaf.ext"
-  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -noenc -subj "/CN=$2" \
-    -keyout "$1/$2.key" -out "$1/$2.csr" 2>/dev/null &&
-    openssl x509 -req -in "$1/$2.csr" -CA "$1/ca.crt" -CAkey "$1/ca.key" -CAcreateserial -days 825 \
-      -extfile "$1/iomark-leaf.ext" -out "$1/$2.crt" 2>/dev/null
-}
-pki=$work/pki rogue=$work/rogue
-mkdir -p "$pki" "$rogue"
-make_ca "$pki" && make_certificate "$pki" controller && make_certificate "$pki" agentA && make_certificate "$pki" agentB &&
-  make_ca "$rogue" && make_certificate "$rogue" intruder || { echo "tls: openssl failed"; exit 1; }
-tls_of() { echo --tls-cert "$pki/$1.crt" --tls-key "$pki/$1.key" --tls-ca "$pki/ca.crt"; }
+source "$(dirname "$0")/tls_pki.sh"
+make_lab_pki || exit 1
 
 start_listening_agent() {  # start_listening_agent LOG ARGS...: sets `port`
   local log=$1

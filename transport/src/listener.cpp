@@ -1,3 +1,6 @@
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
@@ -11,6 +14,7 @@
 #include <boost/asio/socket_base.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "first_bytes_probe.hpp"
 #include "io_thread.hpp"
 #include "iomark/transport/tcp.hpp"
 #include "tcp_connection.hpp"
@@ -19,6 +23,7 @@
 namespace iomark::transport {
 
 namespace asio = boost::asio;
+using detail::FirstBytesProbe;
 using detail::Tcp;
 using detail::TcpSession;
 
@@ -39,14 +44,19 @@ constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
 
 // Everything the I/O thread's handlers share with the Listener; kept alive by them.
 struct Listener::State : std::enable_shared_from_this<Listener::State> {
-  State(asio::io_context& io_context, Tcp::acceptor bound, SessionConfig session_config)
+  State(asio::io_context& io_context, Tcp::acceptor bound, SessionConfig session_config, FirstBytesCheck check)
       : context(io_context),
         acceptor(std::move(bound)),
         config(std::move(session_config)),
+        first_bytes(check),
         retry_timer(io_context) {}
 
   void accept_next();
   void on_accepted(const boost::system::error_code& error, Tcp::socket socket);
+  void start_probe(Tcp::socket socket);
+  void on_probed(const std::shared_ptr<FirstBytesProbe>& probe, Result<FirstBytesProbe::Verdict> verdict);
+  void hand_off_legacy_login(FirstBytesProbe::Verdict login);
+  void start_session(Tcp::socket socket);
   void on_session_done(const std::shared_ptr<TcpSession>& session, Result<void> outcome);
   void push_failure_locked(Error error);
   void shut_down();  // on the I/O thread, after the Listener is gone
@@ -54,10 +64,12 @@ struct Listener::State : std::enable_shared_from_this<Listener::State> {
   asio::io_context& context;
   Tcp::acceptor acceptor;
   const SessionConfig config;
+  const FirstBytesCheck first_bytes;
   asio::steady_timer retry_timer;
   std::string endpoint;
   std::uint16_t port{};
   std::vector<std::shared_ptr<TcpSession>> handshaking;  // I/O thread only
+  std::vector<std::shared_ptr<FirstBytesProbe>> probing;  // I/O thread only
 
   std::mutex mutex;
   std::condition_variable changed;
@@ -65,6 +77,7 @@ struct Listener::State : std::enable_shared_from_this<Listener::State> {
   std::deque<std::variant<std::shared_ptr<TcpSession>, Error>> outcomes;
   std::size_t waiting_connections{0};
   bool closed{false};
+  LegacyLoginHandler legacy_logins;
 };
 
 void Listener::State::accept_next() {
@@ -87,6 +100,80 @@ void Listener::State::on_accepted(const boost::system::error_code& error, Tcp::s
     });
     return;
   }
+  if (first_bytes == FirstBytesCheck::on) {
+    start_probe(std::move(socket));
+  } else {
+    start_session(std::move(socket));
+  }
+  accept_next();
+}
+
+// Probes count against the same bound as handshakes, with the same rule: the one that has
+// waited longest makes room.
+void Listener::State::start_probe(Tcp::socket socket) {
+  if (probing.size() >= kMaxHandshakes) {
+    const auto oldest = probing.front();
+    probing.erase(probing.begin());
+    oldest->drop("dropped: the slowest of " + std::to_string(kMaxHandshakes) +
+                 " connections yet to show their first bytes, to make room for a new one");
+  }
+  boost::system::error_code error;
+  const auto remote = socket.remote_endpoint(error);
+  auto peer = error ? endpoint : detail::endpoint_text(remote);
+  auto probe = std::make_shared<FirstBytesProbe>(context, std::move(socket), std::move(peer));
+  probing.push_back(probe);
+  probe->start(config.handshake_timeout, [weak_self = weak_from_this(), weak_probe = std::weak_ptr(probe)](
+                                             Result<FirstBytesProbe::Verdict> verdict) {
+    auto self = weak_self.lock();
+    auto done = weak_probe.lock();
+    if (self && done) self->on_probed(done, std::move(verdict));
+  });
+}
+
+void Listener::State::on_probed(const std::shared_ptr<FirstBytesProbe>& probe,
+                                Result<FirstBytesProbe::Verdict> verdict) {
+  std::erase(probing, probe);
+  if (!verdict) {
+    {
+      std::lock_guard lock(mutex);
+      push_failure_locked(std::move(verdict).error());
+    }
+    changed.notify_all();
+    return;
+  }
+  if (verdict->kind == FirstBytes::dynamo_login) {
+    hand_off_legacy_login(std::move(*verdict));
+  } else {
+    start_session(std::move(verdict->socket));
+  }
+}
+
+void Listener::State::hand_off_legacy_login(FirstBytesProbe::Verdict login) {
+  {
+    std::lock_guard lock(mutex);
+    if (closed) return;  // the socket closes with `login`
+    if (!legacy_logins) {
+      push_failure_locked(Error(ErrorCode::validation_error,
+                                login.peer + ": refused a Dynamo 1.1.0 login: this port does not accept legacy "
+                                             "logins (iomark run --legacy-dynamo, or the GUI's Managers menu)"));
+    } else {
+      // The Dynamo side is blocking, deadline-bound I/O of its own (legacy_socket.hpp), so it
+      // takes the descriptor out of Asio's hands; Asio's copy closes with `login`.
+      const int fd = ::dup(login.socket.native_handle());
+      if (fd < 0) {
+        push_failure_locked(Error(ErrorCode::io_error, login.peer + ": cannot hand over a Dynamo login: dup failed"));
+      } else {
+        (void)::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        // Under the lock, so that no call happens after hand_legacy_logins_to() or ~Listener.
+        legacy_logins(LegacySocket(fd));
+        return;
+      }
+    }
+  }
+  changed.notify_all();
+}
+
+void Listener::State::start_session(Tcp::socket socket) {
   if (handshaking.size() >= kMaxHandshakes) {
     // Its done handler reports it (named by the reason below) and finds it already gone.
     const auto oldest = handshaking.front();
@@ -102,7 +189,6 @@ void Listener::State::on_accepted(const boost::system::error_code& error, Tcp::s
     auto done = weak_session.lock();
     if (self && done) self->on_session_done(done, std::move(outcome));
   });
-  accept_next();
 }
 
 void Listener::State::on_session_done(const std::shared_ptr<TcpSession>& session, Result<void> outcome) {
@@ -143,12 +229,14 @@ void Listener::State::shut_down() {
   acceptor.close(ignored);
   retry_timer.cancel();
   for (const auto& session : std::exchange(handshaking, {})) session->close("the listener was closed");
+  for (const auto& probe : std::exchange(probing, {})) probe->drop("the listener was closed");
 }
 
 Listener::Listener(std::shared_ptr<detail::IoThread> io, std::shared_ptr<State> state) noexcept
     : io_(std::move(io)), state_(std::move(state)) {}
 
-Result<std::unique_ptr<Listener>> Listener::open(const HostPort& address, SessionConfig config) {
+Result<std::unique_ptr<Listener>> Listener::open(const HostPort& address, SessionConfig config,
+                                                 FirstBytesCheck check) {
   if (auto valid = validate(config); !valid) return fail(std::move(valid).error());
   auto io = detail::IoThread::start();
   if (!io) return fail(std::move(io).error());
@@ -186,7 +274,7 @@ Result<std::unique_ptr<Listener>> Listener::open(const HostPort& address, Sessio
   const auto bound = acceptor.local_endpoint(error);
   if (error) return cannot("local address", error);
 
-  auto state = std::make_shared<State>(context, std::move(acceptor), std::move(config));
+  auto state = std::make_shared<State>(context, std::move(acceptor), std::move(config), check);
   state->endpoint = detail::endpoint_text(bound);
   state->port = bound.port();
   asio::post(context, [state] { state->accept_next(); });
@@ -198,12 +286,18 @@ Listener::~Listener() {
   {
     std::lock_guard lock(state_->mutex);
     state_->closed = true;
+    state_->legacy_logins = nullptr;
     unclaimed.swap(state_->outcomes);
   }
   for (auto& outcome : unclaimed) {
     if (auto* session = std::get_if<std::shared_ptr<TcpSession>>(&outcome)) (*session)->close("the listener was closed");
   }
   asio::post(io_->context(), [state = state_] { state->shut_down(); });
+}
+
+void Listener::hand_legacy_logins_to(LegacyLoginHandler handler) {
+  std::lock_guard lock(state_->mutex);
+  state_->legacy_logins = std::move(handler);
 }
 
 std::uint16_t Listener::port() const noexcept { return state_->port; }

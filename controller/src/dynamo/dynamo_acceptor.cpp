@@ -1,12 +1,16 @@
 #include "iomark/controller/dynamo_acceptor.hpp"
 
 #include <arpa/inet.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
 
 #include "dynamo_connection.hpp"
 #include "iomark/legacy/manager_info.hpp"
@@ -87,29 +91,93 @@ Result<std::unique_ptr<DynamoAcceptor>> DynamoAcceptor::start(const transport::H
   return std::unique_ptr<DynamoAcceptor>(new DynamoAcceptor(fd, endpoint, registry, events));
 }
 
+// Handed-over logins waiting for the acceptor's thread; shared with the handlers, which may
+// outlive the acceptor.
+struct DynamoAcceptor::Inbox {
+  std::mutex mutex;
+  std::condition_variable_any arrived;
+  std::deque<LegacySocket> logins;
+  std::size_t overflowed{0};  // closed unheard since the thread last looked
+};
+
+std::unique_ptr<DynamoAcceptor> DynamoAcceptor::for_handed_logins(ManagerRegistry& registry, ManagerEvents& events) {
+  return std::unique_ptr<DynamoAcceptor>(new DynamoAcceptor(-1, "the agents' port", registry, events));
+}
+
 DynamoAcceptor::DynamoAcceptor(int listen_fd, std::string endpoint, ManagerRegistry& registry, ManagerEvents& events)
-    : listen_fd_(listen_fd), endpoint_(std::move(endpoint)), registry_(registry), events_(events),
-      thread_([this](const std::stop_token& stop) { accept_logins(stop); }) {}
+    : listen_fd_(listen_fd), inbox_(std::make_shared<Inbox>()), endpoint_(std::move(endpoint)), registry_(registry),
+      events_(events), thread_([this](const std::stop_token& stop) { accept_logins(stop); }) {}
 
 DynamoAcceptor::~DynamoAcceptor() {
   thread_.request_stop();
   if (thread_.joinable()) thread_.join();
-  ::close(listen_fd_);
+  if (listen_fd_ >= 0) ::close(listen_fd_);
+}
+
+transport::LegacyLoginHandler DynamoAcceptor::login_handler() const {
+  return [weak_inbox = std::weak_ptr(inbox_)](LegacySocket login) {
+    const auto inbox = weak_inbox.lock();
+    if (!inbox) return;  // the acceptor is gone: `login` closes
+    {
+      std::lock_guard lock(inbox->mutex);
+      if (inbox->logins.size() >= kMaxWaitingLogins) {
+        ++inbox->overflowed;
+        return;
+      }
+      inbox->logins.push_back(std::move(login));
+    }
+    inbox->arrived.notify_all();
+  };
+}
+
+std::optional<LegacySocket> DynamoAcceptor::next_login(const std::stop_token& stop) {
+  if (listen_fd_ >= 0) {
+    pollfd ready{listen_fd_, POLLIN, 0};
+    if (::poll(&ready, 1, 100) <= 0) return std::nullopt;
+    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    return LegacySocket(fd);
+  }
+  std::unique_lock lock(inbox_->mutex);
+  inbox_->arrived.wait(lock, stop, [this] { return !inbox_->logins.empty() || inbox_->overflowed > 0; });
+  if (const auto overflowed = std::exchange(inbox_->overflowed, 0); overflowed > 0) {
+    lock.unlock();
+    events_.manager_refused(Error(ErrorCode::io_error, std::to_string(overflowed) + " Dynamo login(s) closed unheard: " +
+                                                           std::to_string(kMaxWaitingLogins) +
+                                                           " logins already waited their turn"));
+    return std::nullopt;
+  }
+  if (inbox_->logins.empty()) return std::nullopt;  // stop requested
+  auto login = std::move(inbox_->logins.front());
+  inbox_->logins.pop_front();
+  return login;
 }
 
 void DynamoAcceptor::accept_logins(const std::stop_token& stop) {
-  const LegacySocket listener_view(::dup(listen_fd_));
   while (!stop.stop_requested()) {
-    if (!listener_view.readable(std::chrono::milliseconds(100))) continue;
-    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) continue;
-    auto connection = take_login(LegacySocket(fd));
+    auto login = next_login(stop);
+    if (!login) continue;
+    auto connection = take_login(std::move(*login));
     if (!connection) {
       events_.manager_refused(connection.error());
       continue;
     }
     (void)registry_.adopt(std::move(*connection));  // a failure went to manager_refused
   }
+}
+
+Result<std::unique_ptr<DynamoAcceptor>> accept_dynamo_logins(const std::string& address, ManagerRegistry& registry,
+                                                             ManagerEvents& events) {
+  if (address.empty()) {
+    auto acceptor = DynamoAcceptor::for_handed_logins(registry, events);
+    registry.hand_legacy_logins_to(acceptor->login_handler());
+    return acceptor;
+  }
+  auto parsed = transport::parse_listen_address(address, "0.0.0.0");
+  if (!parsed) return fail(Error(parsed.error()).in_field("--legacy-dynamo"));
+  auto acceptor = DynamoAcceptor::start(*parsed, registry, events);
+  if (!acceptor) return fail(Error(acceptor.error()).in_field("--legacy-dynamo"));
+  return acceptor;
 }
 
 }  // namespace iomark::controller

@@ -120,7 +120,8 @@ Result<void> DynamoConnection::send_block(const legacy::DataBlock& block) {
 }
 
 Result<legacy::Message> DynamoConnection::receive_reply(Purpose expected) {
-  const auto deadline = expected == Purpose::stop ? kStopReplyDeadline : kLegacyReplyDeadline;
+  const auto deadline =
+      expected == Purpose::stop || expected == Purpose::prep_disks ? kStopReplyDeadline : kLegacyReplyDeadline;
   std::array<std::byte, legacy::kMessageBytes> bytes{};
   if (auto got = socket_.receive_exact(bytes, Clock::now() + deadline); !got) {
     return fail(failure(got.error(), legacy::to_string(expected)));
@@ -209,21 +210,90 @@ const legacy::TargetSpec* DynamoConnection::target_for(const std::string& path) 
   return nullptr;
 }
 
-Result<void> DynamoConnection::check_prepared(const protocol::PrepareTargets& prepare) const {
+Result<bool> DynamoConnection::start_preparing(std::uint64_t request_id, const protocol::PrepareTargets& prepare) {
+  std::vector<legacy::TargetSpec> unready;
+  Preparing preparing{request_id, {}, 0};
   for (const auto& wanted : prepare.targets) {
     const auto* target = target_for(wanted.path);
     if (target == nullptr) {
       return fail(Error(ErrorCode::not_found, "Dynamo '" + peer_.name + "' does not report a target '" + wanted.path + "'")
                       .in_field("path"));
     }
-    if (!std::get<legacy::DiskDetails>(target->details).ready) {
-      return fail(Error(ErrorCode::unsupported, "Dynamo '" + peer_.name + "': " + wanted.path +
-                                                    " has no iobw.tst yet; preparing test files over the legacy "
-                                                    "protocol is not supported by this version (create it first)")
-                      .in_field("path"));
+    // Raw devices are used as they are; only a logical disk's iobw.tst is ever filled.
+    if (std::get<legacy::DiskDetails>(target->details).ready ||
+        !legacy::is_type(target->type, legacy::target_type::kLogicalDisk)) {
+      continue;
+    }
+    auto spec = *target;
+    spec.type |= legacy::target_type::kActive;
+    spec.data_pattern = to_legacy(wanted.data_pattern);
+    spec.random_seed = wanted.seed;
+    auto& disk = std::get<legacy::DiskDetails>(spec.details);
+    disk.starting_sector = 0;
+    // Dynamo stops at (starting sector + maximum size) sectors; 0 fills the file system.
+    disk.maximum_size_sectors = disk.sector_size == 0 ? 0 : wanted.size_bytes / disk.sector_size;
+    unready.push_back(std::move(spec));
+    preparing.paths.push_back(wanted.path);
+    preparing.bytes_total += wanted.size_bytes;
+  }
+  if (unready.empty()) return false;
+  if (dynamo_workers_ == 0) {
+    if (auto added = command(Purpose::add_workers, 1, 1); !added) return fail(added.error());
+    dynamo_workers_ = 1;
+  }
+  auto targets = legacy::encode_target_list(unready);
+  if (!targets) return fail(targets.error());
+  if (auto sent = send_message(Purpose::set_targets, 0); !sent) return fail(sent.error());
+  if (auto sent = send_block(*targets); !sent) return fail(sent.error());
+  auto reply = receive_reply(Purpose::set_targets);
+  if (!reply) return fail(reply.error());
+  if (auto echo = receive_block(Purpose::set_targets); !echo) return fail(echo.error());
+  if (reply->data != 1) return fail(failure("SET_TARGETS", "refused the targets to prepare"));
+  if (auto sent = send_message(Purpose::prep_disks, legacy::kAllWorkers); !sent) return fail(sent.error());
+  // Dynamo says nothing until the files are full, so the progress is its start and its end.
+  inbox_.push_back(reply_to(request_id, protocol::PrepareProgress{preparing.paths.front(), 0, preparing.bytes_total}));
+  preparing_ = std::move(preparing);
+  return true;
+}
+
+Result<protocol::Message> DynamoConnection::stop_preparing() {
+  preparing_.reset();
+  if (auto sent = send_message(Purpose::stop_prepare, 0); !sent) return fail(sent.error());
+  // Dynamo writes what is in flight and the remainder sector by sector before it answers the
+  // pending PREP_DISKS; the real Dynamo 1.1.0 sends that answer with purpose STOP_PREPARE.
+  std::array<std::byte, legacy::kMessageBytes> bytes{};
+  if (auto got = socket_.receive_exact(bytes, Clock::now() + kStopReplyDeadline); !got) {
+    return fail(failure(got.error(), "STOP_PREPARE"));
+  }
+  const auto reply = legacy::decode_message(bytes);
+  if (!reply || (reply->purpose != Purpose::prep_disks && reply->purpose != Purpose::stop_prepare)) {
+    return fail(failure("STOP_PREPARE", "desynchronised: the answer is neither PREP_DISKS nor STOP_PREPARE"));
+  }
+  return protocol::Ack{};
+}
+
+Result<std::optional<protocol::Envelope>> DynamoConnection::poll_prepared() {
+  if (!preparing_ || !socket_.readable(std::chrono::milliseconds(0))) return std::optional<protocol::Envelope>{};
+  auto reply = receive_reply(Purpose::prep_disks);
+  if (!reply) return fail(reply.error());
+  const auto preparing = std::exchange(preparing_, std::nullopt);
+  if (reply->data != 1) {
+    return std::optional<protocol::Envelope>{reply_to(
+        preparing->request_id,
+        protocol::ErrorReport{protocol::ErrorKind::request_failed,
+                              Error(ErrorCode::io_error, "Dynamo '" + peer_.name + "' could not fill the test file in " +
+                                                             preparing->paths.front() + " (PREP_DISKS answered 0)")})};
+  }
+  for (const auto& path : preparing->paths) {
+    const auto* target = target_for(path);
+    for (auto& disk : disks_) {
+      if (&disk == target) std::get<legacy::DiskDetails>(disk.details).ready = true;
     }
   }
-  return {};
+  inbox_.push_back(reply_to(preparing->request_id, protocol::PrepareProgress{preparing->paths.back(),
+                                                                             preparing->bytes_total,
+                                                                             preparing->bytes_total}));
+  return std::optional<protocol::Envelope>{reply_to(preparing->request_id, protocol::Ack{})};
 }
 
 Result<void> DynamoConnection::assign(const protocol::Assignment& assignment) {
@@ -359,6 +429,7 @@ Result<protocol::Message> DynamoConnection::phase(const protocol::PhaseCommand& 
                                     counters->network};
     }
     case Phase::abort:
+      if (preparing_) return stop_preparing();
       io_run_id_.reset();
       if (auto done = this->command(Purpose::stop, legacy::kAllWorkers, legacy::kAllWorkers); !done) {
         return fail(done.error());
@@ -377,8 +448,9 @@ Result<void> DynamoConnection::send(protocol::Envelope envelope) {
     auto done = assign(*assignment);
     reply = done ? Result<protocol::Message>(protocol::Ack{}) : fail(done.error());
   } else if (const auto* prepare = std::get_if<protocol::PrepareTargets>(&envelope.message)) {
-    auto done = check_prepared(*prepare);
-    reply = done ? Result<protocol::Message>(protocol::Ack{}) : fail(done.error());
+    auto waiting = start_preparing(envelope.request_id, *prepare);
+    if (waiting && *waiting) return {};  // answered by receive() once Dynamo is done
+    reply = waiting ? Result<protocol::Message>(protocol::Ack{}) : fail(waiting.error());
   } else if (const auto* command = std::get_if<protocol::PhaseCommand>(&envelope.message)) {
     reply = phase(*command);
   } else if (std::holds_alternative<protocol::InventoryRequest>(envelope.message)) {
@@ -430,15 +502,24 @@ Result<protocol::Envelope> DynamoConnection::receive(Nanoseconds timeout) {
         return envelope;
       }
       if (closed_) return fail(*closed_);
-      auto update = poll_update();
-      if (!update) return fail(update.error());
-      if (*update) return std::move(**update);
-      // Dynamo never speaks unasked: anything readable now is the end of the stream or garbage.
-      if (socket_.readable(std::chrono::milliseconds(0))) {
-        std::array<std::byte, 1> byte{};
-        auto got = socket_.receive_exact(byte, Clock::now());
-        return fail(got ? failure("idle", "desynchronised: sent bytes nobody asked for")
-                        : failure(got.error(), "idle"));
+      auto prepared = poll_prepared();
+      if (!prepared) return fail(prepared.error());
+      if (*prepared) {
+        inbox_.push_back(std::move(**prepared));
+        continue;
+      }
+      // While it fills test files Dynamo answers nothing else; poll_prepared() reads its end.
+      if (!preparing_) {
+        auto update = poll_update();
+        if (!update) return fail(update.error());
+        if (*update) return std::move(**update);
+        // Dynamo never speaks unasked: anything readable now is the end of the stream or garbage.
+        if (socket_.readable(std::chrono::milliseconds(0))) {
+          std::array<std::byte, 1> byte{};
+          auto got = socket_.receive_exact(byte, Clock::now());
+          return fail(got ? failure("idle", "desynchronised: sent bytes nobody asked for")
+                          : failure(got.error(), "idle"));
+        }
       }
     }
     if (Clock::now() >= deadline) return fail(ErrorCode::timed_out, "nothing arrived");
@@ -450,7 +531,12 @@ void DynamoConnection::close(std::string reason) {
   std::lock_guard lock(mutex_);
   if (closed_) return;
   // As IOmeter's GUI does when it lets a manager go: EXIT MANAGER ends the Dynamo process
-  // (a Dynamo that merely loses its channel may crash instead). Best effort, no reply.
+  // (a Dynamo that merely loses its channel may crash instead). Best effort, no reply; a
+  // preparation under way is told to stop first (STOP_PREPARE), as IOmeter's Stop does.
+  if (preparing_) {
+    (void)socket_.send_all(legacy::encode_message({Purpose::stop_prepare, 0}),
+                           Clock::now() + std::chrono::milliseconds(200));
+  }
   (void)socket_.send_all(legacy::encode_message({Purpose::exit, legacy::kManager}),
                          Clock::now() + std::chrono::milliseconds(200));
   closed_ = Error(ErrorCode::io_error, "Dynamo '" + peer_.name + "' (" + peer_.endpoint + "): " + reason);

@@ -62,7 +62,14 @@ class DynamoConnection final : public protocol::Connection {
 
   [[nodiscard]] Result<protocol::Inventory> report_targets();
   [[nodiscard]] Result<void> assign(const protocol::Assignment& assignment);
-  [[nodiscard]] Result<void> check_prepared(const protocol::PrepareTargets& prepare) const;
+  // PREP_DISKS for the targets that have no iobw.tst yet (iometer-spec §3.1, §6.5): worker 0
+  // gets them, sized as asked, and Dynamo fills them. True while its reply is awaited (it
+  // comes when the files are full; receive() picks it up), false when nothing needed it.
+  [[nodiscard]] Result<bool> start_preparing(std::uint64_t request_id, const protocol::PrepareTargets& prepare);
+  [[nodiscard]] Result<std::optional<protocol::Envelope>> poll_prepared();
+  // STOP_PREPARE, then the pending PREP_DISKS reply (iometer-spec §7.4); the PrepareTargets
+  // request it answered is dropped.
+  [[nodiscard]] Result<protocol::Message> stop_preparing();
   [[nodiscard]] Result<protocol::Message> phase(const protocol::PhaseCommand& command);
   // REPORT_RESULTS or REPORT_UPDATE: Manager_Results, then one Worker_Results per worker.
   struct Counters {
@@ -89,6 +96,13 @@ class DynamoConnection final : public protocol::Connection {
   std::optional<Error> closed_;
   std::size_t dynamo_workers_{};  // worker slots Dynamo holds
   std::size_t active_workers_{};  // of them, those this run assigned (they report results)
+  // While Dynamo fills test files: the PrepareTargets request to answer and what it fills.
+  struct Preparing {
+    std::uint64_t request_id{};
+    std::vector<std::string> paths;
+    std::uint64_t bytes_total{};
+  };
+  std::optional<Preparing> preparing_;
   // While I/O runs: the run, the sample sequence and when the next REPORT_UPDATE is due.
   std::optional<std::uint64_t> io_run_id_;
   protocol::SamplePhase sample_phase_{protocol::SamplePhase::ramp_up};

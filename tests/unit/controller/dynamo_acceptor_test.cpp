@@ -19,6 +19,7 @@
 #include "iomark/legacy/test_spec.hpp"
 #include "iomark/legacy/target_spec.hpp"
 #include "iomark/legacy/wire.hpp"
+#include "iomark/transport/first_bytes.hpp"
 
 namespace iomark::controller {
 namespace {
@@ -139,8 +140,9 @@ class DynamoAcceptorTest : public ::testing::Test {
     return legacy::encode_manager_info({"1.1.0", "fake-dynamo", "127.0.0.1", command_port, 2, 2.5e9}).value();
   }
 
-  // Logs in as Dynamo does and serves REPORT_TARGETS with one logical disk.
-  Peer log_in_and_report(CommandPort& command) {
+  // Logs in as Dynamo does and serves REPORT_TARGETS with one logical disk, its iobw.tst
+  // `ready` or not.
+  Peer log_in_and_report(CommandPort& command, bool ready = true) {
     auto login = Peer::dial(port_);
     login.send(legacy::encode_message({legacy::Purpose::login, legacy::kVersionCode_1_1_0}));
     login.send(login_block(command.port));
@@ -152,12 +154,37 @@ class DynamoAcceptorTest : public ::testing::Test {
     legacy::TargetSpec disk;
     disk.name = "/tmp/fake [ext4]";
     disk.type = legacy::target_type::kLogicalDisk;
-    disk.details = legacy::DiskDetails{false, false, true, 4096, 0, 0};
+    disk.details = legacy::DiskDetails{false, false, ready, 4096, 0, 0};
     const std::vector<legacy::TargetSpec> disks{disk};
     channel.send(legacy::encode_target_list(disks).value());
     channel.send(legacy::encode_target_list({}).value());
     channel.send(legacy::encode_target_list({}).value());
     return channel;
+  }
+
+  // The stand-in logged in and is registered as a manager with its targets, refused nothing.
+  void expect_registered(CommandPort& command) {
+    auto channel = log_in_and_report(command);
+    ASSERT_TRUE(registry_.wait_for(1, 5s).has_value());
+    const auto* link = registry_.links().front();
+    EXPECT_EQ(link->name(), "fake-dynamo");
+    EXPECT_EQ(link->peer().build, "Dynamo 1.1.0");
+    EXPECT_EQ(link->peer().timer_resolution_hz, 2.5e9);  // results.csv "Processor Speed"
+    EXPECT_EQ(link->inventory().cpu_count, 2U);
+    ASSERT_EQ(link->inventory().file_systems.size(), 1U);
+    EXPECT_EQ(link->inventory().file_systems[0].mount_point, "/tmp/fake");
+    EXPECT_EQ(link->inventory().file_systems[0].type, "ext4");
+    EXPECT_TRUE(events_.refusals().empty());
+  }
+
+  // Another version is answered WRONG_VERSION, as IOmeter's GUI does, and refused naming it.
+  void expect_wrong_version_answered() {
+    auto login = Peer::dial(port_);
+    login.send(legacy::encode_message({legacy::Purpose::login, 20060727}));
+    EXPECT_EQ(decode(login.receive(legacy::kMessageBytes)),
+              (legacy::Message{legacy::Purpose::login, static_cast<std::int32_t>(legacy::Purpose::wrong_version)}));
+    const auto refusal = events_.wait_refusal(5s);
+    EXPECT_NE(refusal.find("20060727"), std::string::npos) << refusal;
   }
 
   RecordingEvents events_;
@@ -168,27 +195,10 @@ class DynamoAcceptorTest : public ::testing::Test {
 
 TEST_F(DynamoAcceptorTest, RegistersALoggedInDynamoWithItsTargets) {
   CommandPort command;
-  auto channel = log_in_and_report(command);
-  ASSERT_TRUE(registry_.wait_for(1, 5s).has_value());
-  const auto* link = registry_.links().front();
-  EXPECT_EQ(link->name(), "fake-dynamo");
-  EXPECT_EQ(link->peer().build, "Dynamo 1.1.0");
-  EXPECT_EQ(link->peer().timer_resolution_hz, 2.5e9);  // results.csv "Processor Speed" 
-  EXPECT_EQ(link->inventory().cpu_count, 2U);
-  ASSERT_EQ(link->inventory().file_systems.size(), 1U);
-  EXPECT_EQ(link->inventory().file_systems[0].mount_point, "/tmp/fake");
-  EXPECT_EQ(link->inventory().file_systems[0].type, "ext4");
-  EXPECT_TRUE(events_.refusals().empty());
+  expect_registered(command);
 }
 
-TEST_F(DynamoAcceptorTest, WrongVersionIsAnsweredAndRefused) {
-  auto login = Peer::dial(port_);
-  login.send(legacy::encode_message({legacy::Purpose::login, 20060727}));
-  EXPECT_EQ(decode(login.receive(legacy::kMessageBytes)),
-            (legacy::Message{legacy::Purpose::login, static_cast<std::int32_t>(legacy::Purpose::wrong_version)}));
-  const auto refusal = events_.wait_refusal(5s);
-  EXPECT_NE(refusal.find("20060727"), std::string::npos) << refusal;
-}
+TEST_F(DynamoAcceptorTest, WrongVersionIsAnsweredAndRefused) { expect_wrong_version_answered(); }
 
 TEST_F(DynamoAcceptorTest, WrongSizeFieldGetsNoReply) {
   CommandPort command;
@@ -362,6 +372,113 @@ TEST_F(DynamoAcceptorTest, RunsOneTestAsIOmeterDoesAndConvertsItsTicks) {
   ASSERT_EQ(results->cpus.size(), 2U);
   EXPECT_EQ(results->cpus[0].total_percent, 40.0);
   EXPECT_EQ(results->cpus[1].total_percent, 0.0);  // clamped
+}
+
+// One port for both: the registry's listener (the agents' port) hands Dynamo logins to an
+// acceptor of handed-over logins.
+class DynamoOnAgentsPortTest : public DynamoAcceptorTest {
+ protected:
+  void SetUp() override {
+    acceptor_ = DynamoAcceptor::for_handed_logins(registry_, events_);
+    registry_.hand_legacy_logins_to(acceptor_->login_handler());
+    auto endpoint = registry_.listen({"127.0.0.1", 0});
+    ASSERT_TRUE(endpoint.has_value()) << endpoint.error().describe();
+    port_ = static_cast<std::uint16_t>(std::stoi(endpoint->substr(endpoint->rfind(':') + 1)));
+  }
+};
+
+TEST(DynamoFirstBytes, TheLegacyCodecsLoginIsWhatTheListenerKnowsAsOne) {
+  for (const auto version : {legacy::kVersionCode_1_1_0, std::int32_t{20060727}}) {
+    const auto login = legacy::encode_message({legacy::Purpose::login, version});
+    for (std::size_t length = 0; length <= login.size(); ++length) {
+      EXPECT_EQ(transport::classify_first_bytes(std::span(login).first(length)),
+                length < transport::kFirstBytesDecisive ? transport::FirstBytes::need_more
+                                                        : transport::FirstBytes::dynamo_login)
+          << length;
+    }
+  }
+}
+
+TEST_F(DynamoOnAgentsPortTest, ADynamoLoggingInOnTheAgentsPortIsRegisteredWithItsTargets) {
+  EXPECT_EQ(acceptor_->endpoint(), "the agents' port");
+  CommandPort command;
+  expect_registered(command);
+}
+
+TEST_F(DynamoOnAgentsPortTest, AWrongVersionOnTheAgentsPortIsStillAnsweredAsIOmeterDoes) {
+  expect_wrong_version_answered();
+}
+
+TEST_F(DynamoOnAgentsPortTest, WhenNotAllowedALoginOnTheAgentsPortIsRefusedNamingWhy) {
+  registry_.hand_legacy_logins_to({});
+  auto login = Peer::dial(port_);
+  login.send(legacy::encode_message({legacy::Purpose::login, legacy::kVersionCode_1_1_0}));
+  EXPECT_TRUE(login.receive(legacy::kMessageBytes).empty());  // closed without a reply
+  const auto refusal = events_.wait_refusal(5s);
+  EXPECT_NE(refusal.find("refused a Dynamo 1.1.0 login: this port does not accept legacy logins"), std::string::npos)
+      << refusal;
+  EXPECT_EQ(registry_.size(), 0U);
+}
+
+// A target without iobw.tst: worker 0 gets it at the asked size and PREP_DISKS fills it, as
+// IOmeter does; a failed preparation is a named error, a successful one makes it ready.
+TEST_F(DynamoAcceptorTest, AnUnpreparedTargetIsFilledWithPrepDisks) {
+  CommandPort command;
+  auto channel = log_in_and_report(command, false);
+  ASSERT_TRUE(registry_.wait_for(1, 5s).has_value());
+  auto* link = registry_.links().front();
+  std::vector<legacy::Message> seen;
+  std::vector<std::string> errors;
+  std::thread dynamo([&] {
+    const auto next = [&] {
+      auto message = decode(channel.receive(legacy::kMessageBytes));
+      seen.push_back(message);
+      return message;
+    };
+    if (next().purpose == legacy::Purpose::add_workers) channel.send(legacy::encode_message({legacy::Purpose::add_workers, 1}));
+    for (const auto answer : {0, 1}) {  // the first preparation fails, the second succeeds
+      if (next().purpose != legacy::Purpose::set_targets) return;
+      const auto block = channel.receive(legacy::kDataMessageBytes);
+      auto targets = legacy::decode_target_list(block, legacy::TargetListUse::assignment);
+      if (!targets || targets->size() != 1 ||
+          std::get<legacy::DiskDetails>((*targets)[0].details).maximum_size_sectors != 4096) {
+        errors.push_back("SET_TARGETS block");
+      }
+      channel.send(legacy::encode_message({legacy::Purpose::set_targets, 1}));
+      channel.send(block);
+      if (next().purpose != legacy::Purpose::prep_disks) return;
+      std::this_thread::sleep_for(300ms);  // filling
+      channel.send(legacy::encode_message({legacy::Purpose::prep_disks, answer}));
+    }
+  });
+  const protocol::PrepareTargets prepare{{{"/tmp/fake", 4096 * 4096, access_specs::DataPattern::repeating_bytes, 0}}};
+  std::vector<protocol::PrepareProgress> progress;
+  const auto on_push = [&](const protocol::Message& message) {
+    if (const auto* step = std::get_if<protocol::PrepareProgress>(&message)) progress.push_back(*step);
+  };
+  const auto failed = link->request(prepare, 10s, on_push);
+  ASSERT_FALSE(failed.has_value());
+  EXPECT_NE(failed.error().message().find("could not fill the test file in /tmp/fake (PREP_DISKS answered 0)"),
+            std::string::npos)
+      << failed.error().describe();
+  const auto prepared = link->request(prepare, 10s, on_push);
+  dynamo.join();
+  ASSERT_TRUE(prepared.has_value()) << prepared.error().describe();
+  EXPECT_TRUE(std::holds_alternative<protocol::Ack>(*prepared));
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  EXPECT_EQ(seen, (std::vector<legacy::Message>{{legacy::Purpose::add_workers, 1},
+                                                {legacy::Purpose::set_targets, 0},
+                                                {legacy::Purpose::prep_disks, legacy::kAllWorkers},
+                                                {legacy::Purpose::set_targets, 0},
+                                                {legacy::Purpose::prep_disks, legacy::kAllWorkers}}));
+  // Its start, then (the second time) its start and its end.
+  EXPECT_EQ(progress, (std::vector<protocol::PrepareProgress>{{"/tmp/fake", 0, 4096 * 4096},
+                                                              {"/tmp/fake", 0, 4096 * 4096},
+                                                              {"/tmp/fake", 4096 * 4096, 4096 * 4096}}));
+  // Now ready: nothing more is sent.
+  const auto again = link->request(prepare, 10s, on_push);
+  ASSERT_TRUE(again.has_value()) << again.error().describe();
+  EXPECT_EQ(seen.size(), 5U);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "iomark/protocol/handshake.hpp"
+#include "raw_peer.hpp"
 
 namespace iomark::transport::test {
 
@@ -44,6 +45,16 @@ Accepted accept_connection(Listener& listener, Nanoseconds wait) {
     accepted.failures.push_back(next.error());
   }
   return accepted;
+}
+
+void expect_silent_peer_dropped(Listener& listener, std::string_view expected) {
+  auto silent = RawPeer::connect("127.0.0.1", listener.port());
+  ASSERT_TRUE(silent);
+  const auto dropped = accept_failure(listener);
+  ASSERT_TRUE(dropped);
+  EXPECT_EQ(dropped->code(), ErrorCode::io_error);
+  EXPECT_TRUE(contains(dropped->message(), expected)) << dropped->message();
+  EXPECT_TRUE(silent->wait_for_close());
 }
 
 std::optional<Error> accept_failure(Listener& listener, Nanoseconds wait) {

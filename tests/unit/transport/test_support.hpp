@@ -38,6 +38,10 @@ struct Accepted {
 // The next failed handshake (nullopt, and a test failure, if none came within `wait`).
 [[nodiscard]] std::optional<Error> accept_failure(Listener& listener, Nanoseconds wait = kWait);
 
+// A peer that connects and says nothing: the listener drops it with an io_error containing
+// `expected`, and the peer sees the close.
+void expect_silent_peer_dropped(Listener& listener, std::string_view expected);
+
 // An envelope the tests can tell apart by `id`: an Ack answering request `id`.
 [[nodiscard]] protocol::Envelope numbered(std::uint64_t id);
 

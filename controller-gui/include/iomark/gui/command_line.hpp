@@ -5,6 +5,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 #include "iomark/common/result.hpp"
@@ -17,7 +18,7 @@ struct GuiFlags {
   std::string plan;
   std::string listen{"1066"};
   bool no_listen{false};
-  std::string legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins; empty: none
+  std::optional<std::string> legacy_dynamo;  // [ADDR:]PORT for Dynamo 1.1.0 logins; empty: --listen's port
   run_options::ConnectionFlags connection;
   run_options::RunFlags run;
 };

@@ -46,9 +46,9 @@ struct MainWindowOptions {
   std::shared_ptr<const transport::TlsCredentials> tls;
   // Where agents log in ("[ADDR:]PORT"); empty: not listening until asked.
   QString listen;
-  // Where Dynamo 1.1.0 logs in ("[ADDR:]PORT", a port apart from `listen`); empty: not
-  // accepted until the Managers menu's checkbox asks.
-  QString legacy_dynamo;
+  // Where Dynamo 1.1.0 logs in: "[ADDR:]PORT" a port apart from `listen`, empty the agents'
+  // port; nullopt: not accepted until the Managers menu's checkbox asks.
+  std::optional<QString> legacy_dynamo;
   // Problems found before the window existed (a key file that cannot be used), logged first.
   QStringList notices;
 };
@@ -88,10 +88,11 @@ class MainWindow : public QMainWindow {
   void stop();
   void start_local_agent();
   void connect_agent(const QString& address);
-  // Accepts Dynamo 1.1.0 logins on `address` ("[ADDR:]PORT"), as the Managers menu's
-  // checkbox does, warning once that the legacy protocol has no authentication; an empty
-  // address stops accepting them.
+  // Accepts Dynamo 1.1.0 logins on `address` ("[ADDR:]PORT"; empty: on the agents' port), as
+  // the Managers menu's checkbox does, warning once that the legacy protocol has no
+  // authentication.
   void accept_legacy_dynamo(const QString& address);
+  void stop_legacy_dynamo();
   void add_worker();
   void remove_selected();
   void disconnect_selected();
@@ -157,7 +158,7 @@ class MainWindow : public QMainWindow {
   std::optional<TopologyModel::Position> last_selection_;
   bool start_when_ready_{false};
   bool warned_legacy_dynamo_{false};
-  QString legacy_dynamo_address_{QStringLiteral("1067")};  // offered when the checkbox is ticked
+  QString legacy_dynamo_address_;  // offered when the checkbox is ticked; empty: the agents' port
 
   QAction* new_{};
   QAction* open_{};

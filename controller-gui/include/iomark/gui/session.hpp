@@ -82,8 +82,9 @@ class Session : public QObject {
   void listen(const QString& address);
   void stop_listening();
   // Accepts Dynamo 1.1.0 logins on `address` ("[ADDR:]PORT"; port 0 picks one), a port of
-  // their own: each Dynamo becomes a manager like any other. False, with a message, when the
-  // address is bad or taken. The legacy protocol has no authentication (the caller warns).
+  // their own, or, when `address` is empty, on the agents' port (listen()'s, now or later):
+  // each Dynamo becomes a manager like any other. False, with a message, when the address is
+  // bad or taken. The legacy protocol has no authentication (the caller warns).
   bool accept_dynamo(const QString& address);
   // Stops accepting Dynamo logins; the Dynamos already registered stay.
   void stop_accepting_dynamo();

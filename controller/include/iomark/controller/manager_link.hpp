@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 
 #include "iomark/common/result.hpp"
@@ -37,10 +38,12 @@ class ManagerLink {
 
   // request() in two halves, so one command can go to many managers before any reply is
   // awaited: send() returns the request's id, await_reply() waits for its reply as
-  // request() does.
+  // request() does. A stop request on `stop` ends the wait (within 100 ms) with io_error
+  // "... stopped by the user"; the reply, if it comes later, is dropped.
   [[nodiscard]] Result<std::uint64_t> send(protocol::Message request);
   [[nodiscard]] Result<protocol::Message> await_reply(std::uint64_t request_id, std::string_view what,
-                                                      Nanoseconds timeout, const PushHandler& on_push = {});
+                                                      Nanoseconds timeout, const PushHandler& on_push = {},
+                                                      std::stop_token stop = {});
 
   // Delivers pushed messages that already arrived, without waiting. Fails once the
   // connection is gone.

@@ -22,9 +22,9 @@
 #include "iomark/controller/manager_link.hpp"
 #include "iomark/protocol/auth.hpp"
 #include "iomark/transport/host_port.hpp"
+#include "iomark/transport/tcp.hpp"
 
 namespace iomark::transport {
-class Listener;
 class TlsCredentials;
 }
 
@@ -77,6 +77,11 @@ class ManagerRegistry {
   // bound endpoint, e.g. "0.0.0.0:1066". Failed logins go to ManagerEvents::manager_refused.
   // One listener per registry: a second call fails with invalid_argument.
   [[nodiscard]] Result<std::string> listen(const transport::HostPort& address);
+  // Where Dynamo 1.1.0 logins on the listen() port go (DynamoAcceptor::login_handler()), now
+  // and for later listeners; the listener tells them from agents by their first bytes
+  // (transport/first_bytes.hpp). Empty, the default: each is refused, reported to
+  // manager_refused as "refused a Dynamo 1.1.0 login: this port does not accept legacy logins".
+  void hand_legacy_logins_to(transport::LegacyLoginHandler handler);
   // Stops accepting new logins; registered managers stay.
   void stop_listening();
   [[nodiscard]] bool is_listening() const;
@@ -113,6 +118,7 @@ class ManagerRegistry {
   std::condition_variable_any arrived_;
   std::vector<Entry> entries_;
   std::unique_ptr<transport::Listener> listener_;
+  transport::LegacyLoginHandler legacy_logins_;
   std::jthread login_thread_;  // declared last: stopped and joined first
 };
 

@@ -94,7 +94,7 @@ struct LiveFigures {
   double iops{};
   double mb_per_s{};
   double average_ms{};
-  double p99_ms{};
+  std::optional<double> p99_ms{};  // nullopt where a Dynamo's I/Os are in (no exact latencies)
   double remaining_s{};  // whole series, estimated
   // The latest sample of every manager of the run as a results tree (each worker's window is
   // its sample interval), so results::summarize_run(snapshot) gives the live figures of each

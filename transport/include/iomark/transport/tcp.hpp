@@ -36,6 +36,7 @@
 #include "iomark/common/units.hpp"
 #include "iomark/protocol/connection.hpp"
 #include "iomark/transport/host_port.hpp"
+#include "iomark/transport/legacy_socket.hpp"
 #include "iomark/transport/session_config.hpp"
 
 namespace iomark::transport {
@@ -43,6 +44,17 @@ namespace iomark::transport {
 namespace detail {
 class IoThread;
 }
+
+// Whether a Listener first looks at which protocol each peer speaks (first_bytes.hpp), so
+// that one port serves iomark agents and, where allowed, Dynamo 1.1.0 logins.
+enum class FirstBytesCheck {
+  off,  // every connection is an iomark session
+  on,   // Dynamo logins go to the LegacyLoginHandler, or are refused naming why
+};
+
+// Takes a connection whose first bytes are a Dynamo 1.1.0 LOGIN, none of them read yet.
+// Called on the listener's I/O thread: it must not block nor call into the Listener.
+using LegacyLoginHandler = std::function<void(LegacySocket login)>;
 
 // Accepts connections on one address and establishes their sessions in the background,
 // many at once: a slow, hostile or broken client never holds up another one nor stops the
@@ -54,13 +66,24 @@ class Listener {
   // on "::" also accepts IPv4 clients where the system allows it (IPV6_V6ONLY off).
   // Errors: invalid_argument for a bad config (validate()), not_found for a name that does
   // not resolve, io_error when the address cannot be bound ("address already in use").
-  [[nodiscard]] static Result<std::unique_ptr<Listener>> open(const HostPort& address, SessionConfig config);
+  // With FirstBytesCheck::on each connection must show its first bytes within
+  // config.handshake_timeout, or it is dropped (a failure naming it, "sent nothing within");
+  // iomark and TLS peers then go on as with `off`, and so do unknown bytes (refused as "bad
+  // magic" by the session, which tells the peer).
+  [[nodiscard]] static Result<std::unique_ptr<Listener>> open(const HostPort& address, SessionConfig config,
+                                                              FirstBytesCheck check = FirstBytesCheck::off);
 
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
   // Stops accepting and drops sessions being established or not yet accepted. Connections
   // already handed out by accept() are not affected.
   ~Listener();
+
+  // With FirstBytesCheck::on: where Dynamo logins go from now on. Empty (the default): each
+  // one is refused, closed and reported by accept() as a validation_error saying this port
+  // does not accept legacy logins. After this returns, the previous handler is never called
+  // again; none is called once the Listener is destroyed. Thread-safe.
+  void hand_legacy_logins_to(LegacyLoginHandler handler);
 
   // The bound port (the chosen one when opened with port 0).
   [[nodiscard]] std::uint16_t port() const noexcept;
