@@ -27,7 +27,19 @@ LINE = "4096,100,70,100,0,1,4096,0"
 QD = 32
 
 
+def fill_stamped(agent, target, engine, journal):
+    """A new journal and every block stamped once, so that every read of the timed run is judged:
+    the plain runs in between wrote blocks without headers."""
+    if os.path.exists(journal):
+        os.remove(journal)
+    subprocess.run([agent, "run-local", "-q", "--target", target, "--spec-line", "1048576,100,0,0,0,1,1048576,0",
+                    "--qd", "4", "--time", "3", "--verify", "--verify-journal", journal, "--allow-destructive",
+                    "--engine", engine], check=True, stdout=subprocess.DEVNULL)
+
+
 def run_iomark(agent, target, engine, ramp, duration, journal):
+    if journal:
+        fill_stamped(agent, target, engine, journal)
     with tempfile.TemporaryDirectory() as scratch:
         results = os.path.join(scratch, "results.csv")
         command = [agent, "run-local", "--target", target, "--spec-line", LINE, "--qd", str(QD), "--engine", engine,
@@ -75,10 +87,6 @@ def main():
     print(f"target {args.target}; 4 KiB random, 70 % read, QD {QD}; iomark --engine {args.engine}, fio "
           f"--ioengine={fio_engine} ({fio_version}); {args.time} s after {args.ramp} s ramp-up; median of "
           f"{args.rounds} alternating rounds; load average before: {os.getloadavg()[0]:.2f}", flush=True)
-    # Every block stamped once, so every read of the timed runs is judged against the journal.
-    subprocess.run([args.agent, "run-local", "-q", "--target", args.target, "--spec-line", "1048576,100,0,0,0,1,1048576,0",
-                    "--qd", "4", "--time", "3", "--verify", "--verify-journal", args.journal, "--allow-destructive",
-                    "--engine", args.engine], check=True, stdout=subprocess.DEVNULL)
     tools = {
         "iomark": lambda: run_iomark(args.agent, args.target, args.engine, args.ramp, args.time, None),
         "iomark --verify": lambda: run_iomark(args.agent, args.target, args.engine, args.ramp, args.time, args.journal),
