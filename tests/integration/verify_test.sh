@@ -64,6 +64,15 @@ for lie in flip shift drop; do
   esac
 done
 
+# ---- a run without --verify that writes makes the journal beside its target wrong ----------
+target=$work/drop.bin
+"$agent" run-local --target "$target" --spec-line 4096,100,0,100,0,1,4096,0 --qd 1 --time 1 --buffered-io \
+  >"$work/plain.out" 2>&1
+status=$?
+check "plain run: exit 0 (status $status)" test "$status" -eq 0
+check "plain run: it removed the journal beside the target" test ! -e "$target.iomark-journal"
+check "plain run: and said so" grep -q "removed $target.iomark-journal" "$work/plain.out"
+
 # ---- an agent killed with writes in flight ----------------------------------------------
 target=$work/killed.bin
 truncate -s 16M "$target"
