@@ -29,12 +29,14 @@ QD = 32
 
 def fill_stamped(agent, target, engine, journal):
     """A new journal and every block stamped once, so that every read of the timed run is judged:
-    the plain runs in between wrote blocks without headers."""
+    the plain runs in between wrote blocks without headers. Full-random data, as every timed run
+    writes: zram stores it as is, so reads cost the same copy for every tool (compressible fill
+    data would make iomark's reads pay for decompression that fio's do not)."""
     if os.path.exists(journal):
         os.remove(journal)
     subprocess.run([agent, "run-local", "-q", "--target", target, "--spec-line", "1048576,100,0,0,0,1,1048576,0",
                     "--qd", "4", "--time", "3", "--verify", "--verify-journal", journal, "--allow-destructive",
-                    "--engine", engine], check=True, stdout=subprocess.DEVNULL)
+                    "--engine", engine, "--data-pattern", "full-random"], check=True, stdout=subprocess.DEVNULL)
 
 
 def run_iomark(agent, target, engine, ramp, duration, journal):
