@@ -272,7 +272,7 @@ Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manag
                                  assigned.targets.size(), "targets"));
       }
       worker.targets.push_back(
-          {assigned.targets[target.target_index].path, results::TargetKind::disk, target.counters});
+          {assigned.targets[target.target_index].path, results::TargetKind::disk, target.counters, target.verify});
     }
     result.workers.push_back(std::move(worker));
   }

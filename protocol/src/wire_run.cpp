@@ -150,6 +150,8 @@ void to_wire(const TargetAssignment& target, pb::TargetAssignment& wire) {
   wire.set_seed(target.seed);
   wire.set_test_connection_rate(target.test_connection_rate);
   wire.set_transactions_per_connection(target.transactions_per_connection);
+  wire.set_verify(target.verify);
+  wire.set_verify_journal(target.verify_journal);
 }
 
 TargetAssignment from_wire(const pb::TargetAssignment& wire, Checker& check, const FieldPath& path) {
@@ -161,7 +163,10 @@ TargetAssignment from_wire(const pb::TargetAssignment& wire, Checker& check, con
   target.seed = wire.seed();
   target.test_connection_rate = wire.test_connection_rate();
   target.transactions_per_connection = wire.transactions_per_connection();
+  target.verify = wire.verify();
+  target.verify_journal = wire.verify_journal();
   check.path(target.path, path / "path");
+  if (!target.verify_journal.empty()) check.path(target.verify_journal, path / "verify_journal");
   check_descriptor(check, FieldId::outstanding_ios, target.outstanding_ios, path / "outstanding_ios");
   check_descriptor(check, FieldId::max_disk_size_sectors, target.maximum_size_sectors, path / "maximum_size_sectors");
   check_descriptor(check, FieldId::starting_sector, target.starting_sector, path / "starting_sector");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --verify end to end with iomark-agent run-local (issue 12, items 4 and 5):
+# --verify end to end with iomark-agent run-local and iomark run (issue 12, items 4 and 5):
 # - a lying device: the fault engines fault-flip, fault-shift and fault-drop acknowledge chosen
 #   writes and persist them wrong; a later --verify read run (a new process, so through the
 #   journal) finds each, names its kind and byte offset in the console and the JSON, counts it
@@ -63,6 +63,24 @@ for lie in flip shift drop; do
         test "$on_file" -lt "$expected" ;;
   esac
 done
+
+# ---- iomark run: --verify goes to the (embedded) agent and the findings come back ---------
+# The embedded agent speaks the same frames as a remote one.
+target=$work/series.bin
+truncate -s 16M "$target"
+"$iomark" run --target "$target" --spec-line 4096,100,0,100,0,1,4096,0 --qd 4 --time 1 --verify \
+  --engine fault-drop-after-20-every-50 --buffered-io --results "" >"$work/series-write.out" 2>&1
+status=$?
+check "iomark run: the writing series finds nothing (status $status)" test "$status" -eq 0
+"$iomark" run --target "$target" --spec-line 4096,100,100,0,0,1,4096,0 --qd 2 --time 2 --verify --engine sync \
+  --buffered-io --results "$work/series.csv" --json "$work/series.json" >"$work/series-read.out" 2>&1
+status=$?
+measured "iomark run: $(grep -m1 -E 'stale at byte' "$work/series-read.out")"
+check "iomark run: the checking series fails (status $status)" test "$status" -eq 1
+check "iomark run: the console names stale blocks with their offsets" grep -Eq "stale at byte [0-9]+" "$work/series-read.out"
+check "iomark run: JSON carries the report" grep -Eq '"stale": [1-9]' "$work/series.json"
+check "iomark run: results.csv counts read errors (ALL row, column 29)" \
+  test "$(awk -F, '$1 == "ALL" {print ($29 > 0)}' "$work/series.csv")" = 1
 
 # ---- a run without --verify that writes makes the journal beside its target wrong ----------
 target=$work/drop.bin

@@ -149,14 +149,13 @@ TEST(QueueDepths, ListWithinTheDescriptor) {
   EXPECT_FALSE(parse_queue_depths(std::to_string(max + 1)));
 }
 
-// --verify runs on one host only until the wire carries it (docs/verify.md).
-TEST(RunFlags, VerifyIsRunLocalsAndTheLyingEnginesAreNamedEngines) {
+TEST(RunFlags, VerifyOnEveryFrontEndAndTheLyingEnginesAreNamedEngines) {
   const auto local = parse(FrontEnd::agent_run_local, {"--verify", "--verify-journal", "/tmp/j"});
   EXPECT_EQ(local.refusal, "");
   EXPECT_TRUE(local.flags.verify);
   EXPECT_EQ(local.flags.verify_journal, "/tmp/j");
   EXPECT_FALSE(parse(FrontEnd::agent_run_local, {}).flags.verify);
-  EXPECT_NE(parse(FrontEnd::controller_run, {"--verify"}).refusal, "");
+  EXPECT_TRUE(parse(FrontEnd::controller_run, {"--verify"}).flags.verify);
   for (const std::string name : {"fault-flip", "fault-shift-every-100", "fault-drop-after-10"}) {
     const auto chosen = parse_engine_choice(name);
     ASSERT_TRUE(chosen && chosen->has_value()) << name;

@@ -26,6 +26,8 @@ struct QuickSeriesOptions {
   access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
   std::optional<std::uint64_t> seed;  // fixed seed; nullopt = fresh per run
   std::string description;
+  bool verify{false};            // --verify on every target (docs/verify.md)
+  std::string verify_journal{};  // on the agents; empty: next to each target
 };
 
 // One RunPlan per queue depth over every manager (run info: CYCLE_OUTSTANDING_IOS when more
