@@ -18,6 +18,7 @@
 #include "iomark/results/results_csv.hpp"
 #include "iomark/results/results_json.hpp"
 #include "iomark/results/summary.hpp"
+#include "iomark/results/verify_summary.hpp"
 #include "iomark/run_options/run_flags.hpp"
 
 namespace iomark::agent_app {
@@ -57,6 +58,11 @@ Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const
     return fail(Error(ErrorCode::invalid_argument, "not a size: \"" + flags.size + "\"").in_field("--size"));
   }
   assignment.caching = flags.buffered ? targets::Caching::direct_or_buffered : targets::Caching::direct;
+  assignment.verify = flags.verify;
+  if (!flags.verify_journal.empty() && (!flags.verify || flags.targets.size() != 1)) {
+    return fail(Error(ErrorCode::invalid_argument, "names the journal of one target verified with --verify")
+                    .in_field("--verify-journal"));
+  }
   const auto cpu_count = static_cast<std::uint32_t>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
   for (std::uint32_t w = 0; w < flags.workers; ++w) {
     agent::WorkerAssignment worker;
@@ -76,7 +82,7 @@ Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const
         access_specs::parse_data_pattern(flags.data_pattern).value_or(access_specs::DataPattern::repeating_bytes);
     worker.fixed_seed = flags.seed;
     for (const auto& path : flags.targets) {
-      worker.targets.push_back({path, queue_depth, 0, 0, size->count(), std::nullopt});
+      worker.targets.push_back({path, queue_depth, 0, 0, size->count(), std::nullopt, flags.verify_journal});
     }
     assignment.workers.push_back(std::move(worker));
   }
@@ -171,6 +177,7 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
                   << (terminal && done != total ? "" : "\n") << std::flush;
       });
   if (!session) return bad_input(session.error());
+  for (const auto& note : (*session)->verify_notes()) spdlog::info("verify {}", note);
 
   results::RunResults run;
   run.info.description = flags.description.empty() ? "iomark-agent run-local" : flags.description;
@@ -208,6 +215,9 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
                flags.workers, flags.targets.size(), *queue_depth);
   const auto summary = results::summarize_run(run);
   print_summary(report, summary, run, (*session)->busy_cpu_seconds());
+  const auto verify_lines = results::verify_lines(run);
+  if (!verify_lines.empty()) std::fprintf(report, "\nverify\n");
+  for (const auto& line : verify_lines) std::fprintf(report, "%s\n", line.c_str());
 
   int exit_code = to_int(ExitCode::ok);
   if (auto failed = (*session)->failure()) {
@@ -216,6 +226,10 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
   } else if (const int signal_number = stop_signals.first_signal(); signal_number != 0) {
     spdlog::warn("the run was stopped by SIG{}", sigabbrev_np(signal_number));
     exit_code = exit_code_for_signal(signal_number);
+  } else if (const auto bad = results::bad_blocks(run); bad != 0) {
+    // The data did not survive: the run failed, whatever its figures say.
+    spdlog::error("--verify found {} bad block(s)", bad);
+    exit_code = to_int(ExitCode::run_failed);
   }
   results::SeriesInfo series{access_specs::TestType::normal, run.info.description, run.info.start_time,
                              access_specs::RecordResults::all, IOMARK_VERSION};

@@ -23,6 +23,7 @@
 #include "iomark/controller/plan_series.hpp"
 #include "iomark/controller/quick_series.hpp"
 #include "iomark/icf/icf.hpp"
+#include "iomark/results/verify_summary.hpp"
 #include "iomark/run_options/run_flags.hpp"
 #include "iomark/controller/series_runner.hpp"
 #include "iomark/controller/target_map.hpp"
@@ -94,6 +95,8 @@ class ConsoleObserver final : public controller::SeriesObserver {
         line("  engine " + manager.name + "/" + worker.name + ": " + worker.engine_reason, true);
       }
     }
+    for (const auto& text : results::verify_lines(run)) line("  verify " + text, true);
+    bad_blocks_ += results::bad_blocks(run);
     const auto& all = summary.all;
     line(fmt::format("  done: {:.0f} IOPS, {:.2f} MB/s, avg {:.3f} ms, max {:.3f} ms, {} errors", all.rates.iops,
                      all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
@@ -105,6 +108,9 @@ class ConsoleObserver final : public controller::SeriesObserver {
     line("  failed: " + error.describe(), true);
   }
 
+  // --verify: bad blocks found over the series so far.
+  [[nodiscard]] std::uint64_t bad_blocks() const noexcept { return bad_blocks_; }
+
  private:
   // A kept line is logged; a passing one (live figures on a terminal) only rewrites the status line.
   void line(const std::string& text, bool keep) {
@@ -115,6 +121,7 @@ class ConsoleObserver final : public controller::SeriesObserver {
   bool terminal_;
   std::size_t live_lines_{};
   std::map<std::string, std::string> engines_shown_;  // "manager/worker" -> engine last printed
+  std::uint64_t bad_blocks_{};
 };
 
 void print_summary(const controller::SeriesOutcome& outcome, std::ostream& out) {
@@ -293,7 +300,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
                                          access_specs::parse_data_pattern(flags.data_pattern)
                                              .value_or(access_specs::DataPattern::repeating_bytes),
                                          flags.seed, flags.description.empty() ? "iomark run" : flags.description,
-                                         {}};
+                                         flags.verify, flags.verify_journal};
     for (const auto& text : flags.network_pairs) {
       auto pair = controller::parse_network_pair(text);
       if (!pair) return report(pair.error());
@@ -347,6 +354,11 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   }
   if (!outcome.failed_runs.empty()) {
     spdlog::error("{} run(s) failed; the others are recorded", outcome.failed_runs.size());
+    return to_int(ExitCode::run_failed);
+  }
+  if (console.bad_blocks() != 0) {
+    // The data did not survive: the series failed, whatever its figures say.
+    spdlog::error("--verify found {} bad block(s)", console.bad_blocks());
     return to_int(ExitCode::run_failed);
   }
   return to_int(history_complete ? ExitCode::ok : ExitCode::run_failed);

@@ -88,6 +88,8 @@ Result<SeriesPlan> quick_series(const QuickSeriesOptions& options, const std::ve
           target.path = path;
           target.outstanding_ios = depth;
           target.data_pattern = options.data_pattern;
+          target.verify = options.verify;
+          target.verify_journal = options.verify_journal;
           target.seed = options.seed.value_or(fresh_seed(++salt));
           worker.targets.push_back(std::move(target));
         }

@@ -322,7 +322,7 @@ Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manag
       }
       const auto& planned = assigned.targets[target.target_index];
       worker.targets.push_back({network ? planned.network->label : planned.path,
-                                network ? results::TargetKind::network : results::TargetKind::disk, target.counters});
+                                network ? results::TargetKind::network : results::TargetKind::disk, target.counters, target.verify});
     }
     result.workers.push_back(std::move(worker));
   }

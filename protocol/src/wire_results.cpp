@@ -107,6 +107,47 @@ void read_counters(const pb::IoCounters& wire, Checker& check, const FieldPath& 
                    "does not hold one latency per read and write");
 }
 
+// ---- --verify ----------------------------------------------------------------------
+
+void to_wire(const VerifyReport& report, pb::VerifyReport& wire) {
+  wire.set_blocks_checked(report.blocks_checked);
+  wire.set_blocks_not_judged(report.blocks_not_judged);
+  wire.set_corrupted(report.corrupted);
+  wire.set_misdirected(report.misdirected);
+  wire.set_stale(report.stale);
+  wire.set_busy_redraws(report.busy_redraws);
+  for (const auto& finding : report.first_findings) {
+    auto& out = *wire.add_first_findings();
+    out.set_failure(static_cast<std::uint32_t>(finding.failure));
+    out.set_offset_bytes(finding.offset_bytes);
+    out.set_expected_generation(finding.expected_generation);
+    out.set_found_generation(finding.found_generation);
+    out.set_found_offset_bytes(finding.found_offset_bytes);
+    out.set_expected_checksum(finding.expected_checksum);
+    out.set_found_checksum(finding.found_checksum);
+  }
+}
+
+VerifyReport from_wire(const pb::VerifyReport& wire, Checker& check, const FieldPath& path) {
+  VerifyReport report;
+  report.blocks_checked = wire.blocks_checked();
+  report.blocks_not_judged = wire.blocks_not_judged();
+  report.corrupted = wire.corrupted();
+  report.misdirected = wire.misdirected();
+  report.stale = wire.stale();
+  report.busy_redraws = wire.busy_redraws();
+  if (!check.count(wire.first_findings_size(), 0, VerifyReport::kFindingsKept, path / "first_findings")) return report;
+  for (int i = 0; i < wire.first_findings_size(); ++i) {
+    const auto& in = wire.first_findings(i);
+    check.in_range(in.failure(), 0, static_cast<std::uint64_t>(VerifyFailure::stale),
+                   path.item("first_findings", static_cast<std::size_t>(i)) / "failure");
+    report.first_findings.push_back({static_cast<VerifyFailure>(in.failure()), in.offset_bytes(),
+                                     in.expected_generation(), in.found_generation(), in.found_offset_bytes(),
+                                     in.expected_checksum(), in.found_checksum()});
+  }
+  return report;
+}
+
 // ---- Per worker, per CPU, network ---------------------------------------------------
 
 void to_wire(const WorkerCounters& worker, pb::WorkerCounters& wire) {
@@ -117,6 +158,7 @@ void to_wire(const WorkerCounters& worker, pb::WorkerCounters& wire) {
     auto& out = *wire.add_targets();
     out.set_target_index(target.target_index);
     to_wire(target.counters, *out.mutable_counters());
+    if (target.verify) to_wire(*target.verify, *out.mutable_verify());
   }
   wire.set_engine(worker.engine);
   wire.set_engine_reason(worker.engine_reason);
@@ -143,6 +185,7 @@ WorkerCounters from_wire(const pb::WorkerCounters& wire, Checker& check, const F
     check.consistent(i == 0 || out.target_index > worker.targets[item - 1].target_index, target_path / "target_index",
                      "is not above the previous target's");
     read_counters(in.counters(), check, target_path / "counters", out.counters);
+    if (in.has_verify()) out.verify = from_wire(in.verify(), check, target_path / "verify");
   }
   return worker;
 }

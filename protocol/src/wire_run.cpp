@@ -191,6 +191,8 @@ void to_wire(const TargetAssignment& target, pb::TargetAssignment& wire) {
     network.set_pair_secret(target.network->pair_secret.data(), target.network->pair_secret.size());
     network.set_label(target.network->label);
   }
+  wire.set_verify(target.verify);
+  wire.set_verify_journal(target.verify_journal);
 }
 
 NetworkEndpoint from_wire(const pb::NetworkEndpoint& wire, Checker& check, const FieldPath& path) {
@@ -220,11 +222,14 @@ TargetAssignment from_wire(const pb::TargetAssignment& wire, Checker& check, con
   target.seed = wire.seed();
   target.test_connection_rate = wire.test_connection_rate();
   target.transactions_per_connection = wire.transactions_per_connection();
+  target.verify = wire.verify();
+  target.verify_journal = wire.verify_journal();
   if (wire.has_network()) {
     target.network = from_wire(wire.network(), check, path / "network");
   } else {
     check.path(target.path, path / "path");
   }
+  if (!target.verify_journal.empty()) check.path(target.verify_journal, path / "verify_journal");
   check_descriptor(check, FieldId::outstanding_ios, target.outstanding_ios, path / "outstanding_ios");
   check_descriptor(check, FieldId::max_disk_size_sectors, target.maximum_size_sectors, path / "maximum_size_sectors");
   check_descriptor(check, FieldId::starting_sector, target.starting_sector, path / "starting_sector");

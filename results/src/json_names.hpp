@@ -18,6 +18,9 @@ using EnumName = std::pair<Enum, std::string_view>;
 
 inline constexpr EnumName<TargetKind> kTargetKindNames[] = {{TargetKind::disk, "disk"},
                                                             {TargetKind::network, "network"}};
+inline constexpr EnumName<VerifyFailure> kVerifyFailureNames[] = {{VerifyFailure::corrupted, "corrupted"},
+                                                                  {VerifyFailure::misdirected, "misdirected"},
+                                                                  {VerifyFailure::stale, "stale"}};
 inline constexpr EnumName<WorkerKind> kWorkerKindNames[] = {{WorkerKind::disk, "disk"},
                                                             {WorkerKind::network, "network"}};
 inline constexpr EnumName<SeriesOutcome> kOutcomeNames[] = {{SeriesOutcome::in_progress, "in_progress"},

@@ -235,6 +235,32 @@ IoCounters read_counters(Decoder& d, const Json& json, const std::string& path) 
   return counters;
 }
 
+VerifyReport read_verify(Decoder& d, const Json& json, const std::string& path) {
+  VerifyReport report;
+  report.blocks_checked = d.u64(json, "blocks_checked", path);
+  report.blocks_not_judged = d.u64(json, "blocks_not_judged", path);
+  report.corrupted = d.u64(json, "corrupted", path);
+  report.misdirected = d.u64(json, "misdirected", path);
+  report.stale = d.u64(json, "stale", path);
+  report.busy_redraws = d.u64(json, "busy_redraws", path);
+  if (const auto* findings = d.array(json, "first_findings", path)) {
+    for (std::size_t i = 0; i < findings->size(); ++i) {
+      const Json& item = (*findings)[i];
+      const std::string at = Decoder::index(path, "first_findings", i);
+      VerifyFinding finding;
+      finding.failure = d.enumeration(item, "failure", at, detail::kVerifyFailureNames);
+      finding.offset_bytes = d.u64(item, "offset_bytes", at);
+      finding.expected_generation = d.u32(item, "expected_generation", at);
+      finding.found_generation = d.u32(item, "found_generation", at);
+      finding.found_offset_bytes = d.u64(item, "found_offset_bytes", at);
+      finding.expected_checksum = d.u32(item, "expected_checksum", at);
+      finding.found_checksum = d.u32(item, "found_checksum", at);
+      report.first_findings.push_back(finding);
+    }
+  }
+  return report;
+}
+
 CpuUtilization read_cpu(Decoder& d, const Json& json, const std::string& path) {
   CpuUtilization cpu;
   cpu.total_percent = d.number(json, "total_percent", path);
@@ -443,6 +469,8 @@ WorkerResult read_worker(Decoder& d, const Json& json, const std::string& path) 
       if (const Json* counters = d.member(target, "counters", at)) {
         out.counters = read_counters(d, *counters, at + ".counters");
       }
+      // Absent unless the run verified its data (--verify).
+      if (const Json* verify = d.nullable(target, "verify")) out.verify = read_verify(d, *verify, at + ".verify");
       worker.targets.push_back(std::move(out));
     }
   }

@@ -235,11 +235,31 @@ Json plan_json(const access_specs::TestPlan& plan) {
   return json;
 }
 
+// --verify's report; a bad block also counts as a read error in the counters.
+Json verify_json(const VerifyReport& report) {
+  Json findings = Json::array();
+  for (const VerifyFinding& finding : report.first_findings) {
+    findings.push_back(Json{{"failure", name_of(detail::kVerifyFailureNames, finding.failure)},
+                            {"offset_bytes", finding.offset_bytes},
+                            {"expected_generation", finding.expected_generation},
+                            {"found_generation", finding.found_generation},
+                            {"found_offset_bytes", finding.found_offset_bytes},
+                            {"expected_checksum", finding.expected_checksum},
+                            {"found_checksum", finding.found_checksum}});
+  }
+  return Json{{"blocks_checked", report.blocks_checked}, {"blocks_not_judged", report.blocks_not_judged},
+              {"corrupted", report.corrupted},           {"misdirected", report.misdirected},
+              {"stale", report.stale},                   {"busy_redraws", report.busy_redraws},
+              {"first_findings", std::move(findings)}};
+}
+
 Json target_json(const TargetResult& target, const Summary& summary) {
-  return Json{{"name", target.name},
-              {"kind", name_of(detail::kTargetKindNames, target.kind)},
-              {"counters", counters_json(target.counters)},
-              {"summary", summary_json(summary)}};
+  Json json{{"name", target.name},
+            {"kind", name_of(detail::kTargetKindNames, target.kind)},
+            {"counters", counters_json(target.counters)},
+            {"summary", summary_json(summary)}};
+  if (target.verify) json["verify"] = verify_json(*target.verify);
+  return json;
 }
 
 Json worker_json(const WorkerResult& worker, const WorkerSummary& summary) {

@@ -112,6 +112,18 @@ void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) 
   command.add_option("--seed", flags.seed, "Fixed seed: the same offsets every run")
       ->type_name("N")
       ->group(group(kWorkloadGroup));
+  {
+    command.add_flag("--verify", flags.verify,
+                     "Stamp every written block (offset, generation, crc32c) and check every read against the journal")
+        ->group(group(kWorkloadGroup));
+    command
+        .add_option("--verify-journal", flags.verify_journal,
+                    series ? "The generation journal on the agents (default: TARGET.iomark-journal; required for "
+                             "block devices)"
+                           : "The generation journal (default: TARGET.iomark-journal; required for block devices)")
+        ->type_name("FILE")
+        ->group(group(kWorkloadGroup));
+  }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// fault-eio: a test tool (fault_injection.hpp). Built on the sync engine's base so the
-// I/Os it lets through behave exactly as sync's.
+// fault-eio and the lying writes: a test tool (fault_injection.hpp). Built on the sync
+// engine's base so the I/Os it lets through behave exactly as sync's.
+#include <array>
 #include <cerrno>
 #include <charconv>
 
@@ -20,11 +21,43 @@ class FaultInjectingEngine final : public CompletesInSubmitEngine<FaultInjecting
   }
 
   [[nodiscard]] std::int64_t transfer(const IoRequest& request) noexcept {
-    if (fails(plan_, ++taken_)) return -EIO;
-    return posix_transfer(target_fd(fds(), request.target), request);
+    const int fd = target_fd(fds(), request.target);
+    if (plan_.kind == FaultKind::eio) {
+      if (fails(plan_, ++taken_)) return -EIO;
+      return posix_transfer(fd, request);
+    }
+    if (request.op != IoOp::write || request.length_bytes == 0 || !fails(plan_, ++taken_)) {
+      return posix_transfer(fd, request);
+    }
+    return lie(fd, request);
   }
 
  private:
+  // The device's answer is always "all written"; what reaches the medium is not.
+  [[nodiscard]] std::int64_t lie(int fd, const IoRequest& request) noexcept {
+    IoRequest wrong = request;
+    switch (plan_.kind) {
+      case FaultKind::eio:
+      case FaultKind::drop:
+        return request.length_bytes;
+      case FaultKind::flip: {
+        // The buffer is the caller's: flip, write, and flip back before handing it back.
+        std::byte& last = request.buffer[request.length_bytes - 1];
+        last ^= std::byte{1};
+        const auto written = posix_transfer(fd, request);
+        last ^= std::byte{1};
+        return written < 0 ? written : request.length_bytes;
+      }
+      case FaultKind::misdirect:
+        wrong.offset_bytes = request.offset_bytes >= request.length_bytes ? request.offset_bytes - request.length_bytes
+                                                                          : request.offset_bytes + request.length_bytes;
+        const auto written = posix_transfer(fd, wrong);
+        return written < 0 ? written : request.length_bytes;
+    }
+    return request.length_bytes;
+  }
+
+
   FaultPlan plan_;
   std::uint64_t taken_{};
 };
@@ -34,7 +67,16 @@ class FaultInjectingEngine final : public CompletesInSubmitEngine<FaultInjecting
 
 namespace {
 
-constexpr std::string_view kGrammar = "fault-eio[-after-N][-every-K] (K at least 1)";
+constexpr std::string_view kGrammar = "fault-eio[-after-N][-every-K], or fault-flip, fault-shift or fault-drop with the same suffixes (K at least 1)";
+
+struct KindName {
+  FaultKind kind;
+  std::string_view name;
+};
+constexpr std::array<KindName, 4> kKindNames{{{FaultKind::eio, "fault-eio"},
+                                              {FaultKind::flip, "fault-flip"},
+                                              {FaultKind::misdirect, "fault-shift"},
+                                              {FaultKind::drop, "fault-drop"}}};
 
 Error bad_name(std::string_view text) {
   return Error(ErrorCode::invalid_argument,
@@ -58,10 +100,16 @@ bool take_number(std::string_view& rest, std::string_view word, std::uint64_t& v
 }  // namespace
 
 Result<FaultPlan> parse_fault_plan(std::string_view text) {
-  constexpr std::string_view kPrefix = "fault-eio";
-  if (!text.starts_with(kPrefix)) return fail(bad_name(text));
-  std::string_view rest = text.substr(kPrefix.size());
   FaultPlan plan;
+  std::string_view rest;
+  bool named = false;
+  for (const auto& [kind, prefix] : kKindNames) {
+    if (!text.starts_with(prefix)) continue;
+    plan.kind = kind;
+    rest = text.substr(prefix.size());
+    named = true;
+  }
+  if (!named) return fail(bad_name(text));
   bool bad = false;
   take_number(rest, "after", plan.succeed_first, bad);
   if (!bad) take_number(rest, "every", plan.fail_every, bad);
@@ -71,6 +119,9 @@ Result<FaultPlan> parse_fault_plan(std::string_view text) {
 
 std::string fault_plan_name(const FaultPlan& plan) {
   std::string name = "fault-eio";
+  for (const auto& [kind, prefix] : kKindNames) {
+    if (kind == plan.kind) name = prefix;
+  }
   if (plan.succeed_first != 0) name += "-after-" + std::to_string(plan.succeed_first);
   if (plan.fail_every != 1) name += "-every-" + std::to_string(plan.fail_every);
   return name;

@@ -36,6 +36,7 @@ Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) 
   }
   run.caching = assignment.buffered ? targets::Caching::direct_or_buffered : targets::Caching::direct;
   for (const auto& worker : assignment.workers) {
+    for (const auto& target : worker.targets) run.verify = run.verify || target.verify;
     WorkerAssignment mapped;
     mapped.name = worker.name;
     mapped.cpu = worker.cpu;
@@ -56,7 +57,7 @@ Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) 
     }
     for (const auto& target : worker.targets) {
       mapped.targets.push_back({target.path, target.outstanding_ios, target.starting_sector,
-                                target.maximum_size_sectors, 0, target.seed});
+                                target.maximum_size_sectors, 0, target.seed, target.verify_journal});
     }
     run.workers.push_back(std::move(mapped));
   }
@@ -296,7 +297,8 @@ class Session {
         const auto& current = now.workers[w].targets[t].counters;
         counters.targets.push_back(
             {static_cast<std::uint32_t>(t),
-             earlier ? current.since(earlier->workers[w].targets[t].counters) : current});
+             earlier ? current.since(earlier->workers[w].targets[t].counters) : current,
+             earlier ? std::nullopt : now.workers[w].targets[t].verify});
       }
       workers.push_back(std::move(counters));
     }

@@ -3,12 +3,15 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "iomark/common/seed.hpp"
 #include "iomark/engine/engine_choice_cache.hpp"
 #include "iomark/engine/engines.hpp"
 #include "iomark/workload/data_pattern.hpp"
+#include "iomark/workload/verify_block.hpp"
 
 namespace iomark::agent {
 
@@ -60,6 +63,43 @@ Result<std::unique_ptr<engine::IoEngine>> engine_for(const RunAssignment& assign
   return std::move(best->engine);
 }
 
+bool writes(const access_specs::AccessSpec& spec) {
+  return std::any_of(spec.lines.begin(), spec.lines.end(), [](const access_specs::AccessSpecLine& line) {
+    return line.percent_of_size != 0 && (line.percent_reads < 100 || line.reply_bytes != 0);
+  });
+}
+
+// The shared --verify state of an opened target, made by the first worker that drives it.
+Result<std::shared_ptr<VerifiedTarget>> verified_target(
+    const WorkerAssignment& worker, const TargetAssignment& target, const targets::OpenTarget& opened,
+    std::map<std::string, std::shared_ptr<VerifiedTarget>>& verified, std::vector<std::string>& notes) {
+  const auto& info = opened.info();
+  auto block_bytes = workload::verify_block_bytes(worker.spec, info.sector_size_bytes);
+  if (!block_bytes) return fail(block_bytes.error());
+  if (auto known = verified.find(info.path); known != verified.end()) {
+    if (known->second->block_bytes != *block_bytes) {
+      return fail(ErrorCode::invalid_argument, info.path + ": workers sharing a --verify target need specs with the same "
+                                               "verify block (" + std::to_string(known->second->block_bytes) + " vs " +
+                                               std::to_string(*block_bytes) + " bytes)");
+    }
+    return known->second;
+  }
+  auto path = journal_path(info, target.verify_journal);
+  if (!path) return fail(path.error());
+  auto opened_journal = open_verified_target(*path, info.size_bytes, *block_bytes);
+  if (!opened_journal) return fail(opened_journal.error());
+  const auto& journal = *(*opened_journal)->journal;
+  std::string note = info.path + ": journal " + journal.path() + " (" + std::to_string(*block_bytes) + "-byte blocks, " +
+                     (journal.created() ? "new" : "continued");
+  if (!journal.was_clean()) note += ", not closed cleanly last time";
+  if ((*opened_journal)->recovered_blocks != 0) {
+    note += ", " + std::to_string((*opened_journal)->recovered_blocks) + " blocks were in flight: not judged until rewritten";
+  }
+  notes.push_back(note + ")");
+  verified.emplace(info.path, *opened_journal);
+  return *opened_journal;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& assignment,
@@ -73,6 +113,7 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
   engine::EngineChoiceCache this_run_only;
   engine::EngineChoiceCache& choices = engine_choices != nullptr ? *engine_choices : this_run_only;
   std::map<std::string, std::string> prepared_test_files;  // directory -> iobw.tst
+  std::map<std::string, std::shared_ptr<VerifiedTarget>> verified;  // opened path -> journal state
   std::size_t seed_index = 0;
   for (const auto& worker : assignment.workers) {
     if (worker.network) {
@@ -126,6 +167,18 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
       setup.starting_sector = target.starting_sector;
       setup.maximum_size_sectors = target.maximum_size_sectors;
       options.targets.push_back({target.path, opened->fd(), setup});
+      if (assignment.verify) {
+        auto verify = verified_target(worker, target, *opened, verified, session->verify_notes_);
+        if (!verify) return fail(in_worker(worker, verify.error()));
+        options.targets.back().verify = std::move(*verify);
+      } else if (writes(worker.spec)) {
+        // Writing without headers makes a journal beside the target wrong: drop it, say so.
+        const auto stale_journal = opened->info().path + std::string(targets::kJournalSuffix);
+        std::error_code ignored;
+        if (std::filesystem::remove(stale_journal, ignored) && notice) {
+          notice("removed " + stale_journal + ": this run writes without --verify headers");
+        }
+      }
       queue_depth += target.queue_depth;
       slot.open_targets.push_back(std::move(*opened));
     }
@@ -282,8 +335,9 @@ results::ManagerResult RunSession::manager_result(const std::string& manager_nam
     worker.engine_reason = workers_[w].engine.reason;
     for (std::size_t t = 0; t < assignment.targets.size(); ++t) {
       // The file actually driven (a directory's iobw.tst), so results say what was measured.
+      const auto verify = t < workers[w].verify.size() ? std::optional(workers[w].verify[t]) : std::nullopt;
       worker.targets.push_back(
-          {workers_[w].open_targets[t].info().path, results::TargetKind::disk, workers[w].targets[t]});
+          {workers_[w].open_targets[t].info().path, results::TargetKind::disk, workers[w].targets[t], verify});
     }
     manager.workers.push_back(std::move(worker));
   }

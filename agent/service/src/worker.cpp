@@ -44,6 +44,12 @@ Result<std::unique_ptr<Worker>> Worker::create(WorkerOptions options, std::uniqu
   setup.data_pattern = options.data_pattern;
   std::vector<int> fds;
   for (const auto& target : options.targets) {
+    if (target.verify && target.setup.starting_sector * target.setup.geometry.sector_size_bytes %
+                                 target.verify->block_bytes != 0) {
+      return fail(ErrorCode::invalid_argument, "worker \"" + options.name + "\": " + target.name +
+                                                   ": --verify needs a starting sector on a " +
+                                                   std::to_string(target.verify->block_bytes) + "-byte block boundary");
+    }
     slot_count += target.setup.queue_depth;
     largest_sector = std::max(largest_sector, target.setup.geometry.sector_size_bytes);
     setup.targets.push_back(target.setup);
@@ -103,7 +109,15 @@ Worker::Worker(WorkerOptions options, std::unique_ptr<engine::IoEngine> engine, 
   batch_.reserve(slot_count);
   completions_.resize(slot_count);
   counters_.resize(options_.targets.size());
-  published_ = {options_.name, Nanoseconds(0), counters_};
+  const bool verifying = std::any_of(options_.targets.begin(), options_.targets.end(),
+                                     [](const WorkerTarget& target) { return target.verify != nullptr; });
+  if (verifying) {
+    // Reserved now so that keeping a finding, and publishing the reports, never allocates.
+    verify_reports_.resize(options_.targets.size());
+    for (auto& report : verify_reports_) report.first_findings.reserve(VerifyReport::kFindingsKept);
+  }
+  published_ = {options_.name, Nanoseconds(0), counters_, verify_reports_};
+  for (auto& report : published_.verify) report.first_findings.reserve(VerifyReport::kFindingsKept);
 }
 
 Worker::~Worker() { stop(); }
@@ -142,6 +156,11 @@ void Worker::run() noexcept {
     if (failure_) break;
     std::uint64_t wait_ns = kControlPollNs;
     if (held_slot_) wait_ns = std::min(wait_ns, resume_at_ns_ > now ? resume_at_ns_ - now : 0);
+    if (engine_->in_flight() == 0 && blocked_by_other_workers_) {
+      // --verify: every block this worker drew is in flight in another worker; draw again soon.
+      std::this_thread::yield();
+      continue;
+    }
     if (engine_->in_flight() == 0) {
       // Nothing to reap: only a burst delay can leave every slot idle. Sleep through it.
       const timespec pause{0, static_cast<long>(wait_ns)};
@@ -168,6 +187,8 @@ void Worker::issue_ready_slots(std::uint64_t now_ns) noexcept {
   const bool recording = record_on != 0 && record_on <= now_ns && record_off_ns_.load(std::memory_order_acquire) == 0;
   if (record_on != 0 && window_start_ns_ == 0) window_start_ns_ = record_on;
   batch_.clear();
+  blocked_by_other_workers_ = false;
+  std::uint32_t redraws = 0;
   for (;;) {
     if (held_slot_ && now_ns < resume_at_ns_) break;
     const auto slot = held_slot_ ? held_slot_ : workload_.take_slot();
@@ -181,6 +202,16 @@ void Worker::issue_ready_slots(std::uint64_t now_ns) noexcept {
     held_slot_.reset();
     const auto& io = step.io;
     auto& state = slots_[*slot];
+    if (!claim_blocks(io, state)) {
+      // Another I/O in flight covers one of its blocks: the slot draws another offset later.
+      workload_.retry_later(*slot);
+      ++verify_reports_[io.target].busy_redraws;
+      if (++redraws >= buffers_.slot_count()) {
+        blocked_by_other_workers_ = true;
+        break;
+      }
+      continue;
+    }
     state.issued_ns = now_ns;
     state.target = io.target;
     state.size_bytes = io.size_bytes;
@@ -191,11 +222,13 @@ void Worker::issue_ready_slots(std::uint64_t now_ns) noexcept {
       state.transaction_counted = recording;
     }
     std::byte* buffer = state.op == engine::IoOp::write ? write_source(io) : buffers_.slot(*slot);
+    if (state.block_count != 0 && state.op == engine::IoOp::write) buffer = stamp_write(io, buffer, now_ns);
     batch_.push_back({*slot, io.target, state.op, io.offset_bytes, io.size_bytes, buffer});
   }
   if (batch_.empty()) return;
   const auto submitted = engine_->submit(batch_);
   for (std::size_t i = submitted.accepted; i < batch_.size(); ++i) {
+    unclaim_blocks(slots_[batch_[i].tag]);
     workload_.retry_later(static_cast<std::uint32_t>(batch_[i].tag));
   }
   if (submitted.status == engine::SubmitStatus::failed) {
@@ -218,15 +251,18 @@ std::byte* Worker::write_source(const workload::PlannedIo& io) noexcept {
 
 void Worker::complete(const engine::IoCompletion& completion, std::uint64_t now_ns) noexcept {
   const auto slot = static_cast<std::uint32_t>(completion.tag);
-  const auto& state = slots_[slot];
+  auto& state = slots_[slot];
+  // A short transfer is as much a failure as an error code: the bytes asked for did not move.
+  const bool transferred = completion.result == static_cast<std::int64_t>(state.size_bytes);
+  const bool verified = state.block_count == 0 || settle_blocks(state, slot, transferred);
   const auto record_off = record_off_ns_.load(std::memory_order_acquire);
   const bool before_record_off = record_off == 0 || now_ns <= record_off;
   const bool counts = state.counted && before_record_off;
   if (counts) {
     auto& counters = counters_[state.target];
     const auto latency_ns = now_ns - state.issued_ns;
-    // A short transfer is as much a failure as an error code: the bytes asked for did not move.
-    const bool succeeded = completion.result == static_cast<std::int64_t>(state.size_bytes);
+    // A read that returned wrong data failed too (--verify).
+    const bool succeeded = transferred && verified;
     if (state.op == engine::IoOp::read) {
       if (succeeded) counters.record_read(state.size_bytes, latency_ns);
       else ++counters.read_errors;
@@ -260,6 +296,8 @@ void Worker::publish_if_requested() noexcept {
   published_.window = Nanoseconds(
       window_start_ns_ != 0 && end > window_start_ns_ ? static_cast<std::int64_t>(end - window_start_ns_) : 0);
   std::copy(counters_.begin(), counters_.end(), published_.targets.begin());
+  // Element-wise copy into vectors reserved at construction: no allocation on this thread.
+  for (std::size_t t = 0; t < verify_reports_.size(); ++t) published_.verify[t] = verify_reports_[t];
   snapshot_sequence_.fetch_add(1, std::memory_order_release);
 }
 
@@ -307,7 +345,7 @@ WorkerResults Worker::snapshot() {
 WorkerResults Worker::results() const {
   const auto end = window_end_ns_;
   const auto window = window_start_ns_ != 0 && end > window_start_ns_ ? end - window_start_ns_ : 0;
-  return {options_.name, Nanoseconds(static_cast<std::int64_t>(window)), counters_};
+  return {options_.name, Nanoseconds(static_cast<std::int64_t>(window)), counters_, verify_reports_};
 }
 
 std::optional<Error> Worker::failure() const {

@@ -90,5 +90,76 @@ TEST(FaultInjectingEngine, FailsTheChosenIosAndDoesTheOthersLikeSync) {
   ::close(fd);
 }
 
+TEST(FaultPlan, LyingKindsParseAndNameThemselves) {
+  EXPECT_EQ(parse_fault_plan("fault-flip"), (FaultPlan{0, 1, FaultKind::flip}));
+  EXPECT_EQ(parse_fault_plan("fault-shift-every-7"), (FaultPlan{0, 7, FaultKind::misdirect}));
+  EXPECT_EQ(parse_fault_plan("fault-drop-after-3-every-2"), (FaultPlan{3, 2, FaultKind::drop}));
+  for (const FaultKind kind : {FaultKind::eio, FaultKind::flip, FaultKind::misdirect, FaultKind::drop}) {
+    const FaultPlan plan{12'345, 678, kind};
+    EXPECT_EQ(parse_fault_plan(fault_plan_name(plan)), plan) << fault_plan_name(plan);
+    EXPECT_LE(fault_plan_name(FaultPlan{9'999, 99, kind}).size(), 32U) << "fits the wire's engine names";
+  }
+  EXPECT_FALSE(parse_fault_plan("fault-lie"));
+  EXPECT_FALSE(parse_fault_plan("fault-flip-every-0"));
+}
+
+// Writes block i (4 KiB of byte 'a' + i) through a lying engine that lies about every second
+// write, reads the file back with pread, and checks what each kind left on the medium.
+std::vector<std::byte> medium_after_lies(FaultKind kind) {
+  char path[] = "/tmp/iomark-lie-XXXXXX";
+  const int fd = ::mkstemp(path);
+  EXPECT_GE(fd, 0);
+  ::unlink(path);
+  constexpr std::uint32_t kBlock = 4096;
+  std::vector<std::byte> medium(4 * kBlock, std::byte{'-'});
+  EXPECT_EQ(::pwrite(fd, medium.data(), medium.size(), 0), static_cast<ssize_t>(medium.size()));
+  auto engine = make_prepared_engine(EngineSpec{EngineKind::sync, FaultPlan{0, 2, kind}}, EngineOptions{.queue_depth = 4});
+  EXPECT_TRUE(engine);
+  const std::array<int, 1> fds{fd};
+  EXPECT_TRUE((*engine)->register_targets(fds));
+  std::vector<std::vector<std::byte>> blocks;
+  std::vector<IoRequest> requests;
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    blocks.emplace_back(kBlock, static_cast<std::byte>('a' + i));
+    requests.push_back({i, 0, IoOp::write, std::uint64_t{i} * kBlock, kBlock, blocks.back().data()});
+  }
+  EXPECT_EQ((*engine)->submit(requests).accepted, 4U);
+  std::array<IoCompletion, 4> out{};
+  EXPECT_EQ((*engine)->reap(out, 4, Nanoseconds(0)).count, 4U);
+  for (const auto& completion : out) EXPECT_EQ(completion.result, kBlock) << "every write is acknowledged in full";
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(blocks[i][kBlock - 1], static_cast<std::byte>('a' + i)) << "the caller's buffer is given back intact";
+  }
+  EXPECT_EQ(::pread(fd, medium.data(), medium.size(), 0), static_cast<ssize_t>(medium.size()));
+  ::close(fd);
+  return medium;
+}
+
+TEST(LyingEngine, FlipsOneBitOfTheChosenWrites) {
+  const auto medium = medium_after_lies(FaultKind::flip);
+  // Writes 2 and 4 (blocks 1 and 3) lie: their last byte has its lowest bit flipped.
+  EXPECT_EQ(medium[4096 - 1], std::byte{'a'});
+  EXPECT_EQ(medium[2 * 4096 - 1], std::byte{'b' ^ 1});
+  EXPECT_EQ(medium[2 * 4096 - 2], std::byte{'b'});
+  EXPECT_EQ(medium[4 * 4096 - 1], std::byte{'d' ^ 1});
+}
+
+TEST(LyingEngine, WritesTheChosenWritesOneBlockTooLow) {
+  const auto medium = medium_after_lies(FaultKind::misdirect);
+  // Block 1's data lands on block 0 (after block 0 was written), block 3's on block 2.
+  EXPECT_EQ(medium[0], std::byte{'b'});
+  EXPECT_EQ(medium[4096], std::byte{'-'});
+  EXPECT_EQ(medium[2 * 4096], std::byte{'d'});
+  EXPECT_EQ(medium[3 * 4096], std::byte{'-'});
+}
+
+TEST(LyingEngine, DropsTheChosenWrites) {
+  const auto medium = medium_after_lies(FaultKind::drop);
+  EXPECT_EQ(medium[0], std::byte{'a'});
+  EXPECT_EQ(medium[4096], std::byte{'-'});
+  EXPECT_EQ(medium[2 * 4096], std::byte{'c'});
+  EXPECT_EQ(medium[3 * 4096], std::byte{'-'});
+}
+
 }  // namespace
 }  // namespace iomark::engine

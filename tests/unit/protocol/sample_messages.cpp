@@ -83,7 +83,7 @@ Assignment sample_assignment() {
   first.spec = sample_spec();
   first.targets = {
       {"/dev/sdb", 16, 2'000'000, 2048, access_specs::DataPattern::full_random, 0xdeadbeefcafef00d, true, 7},
-      {"/data/iobw.tst", 4, 0, 0, access_specs::DataPattern::pseudo_random, 99, false, 1},
+      {"/data/iobw.tst", 4, 0, 0, access_specs::DataPattern::pseudo_random, 99, false, 1, true, "/var/lib/j"},
   };
   WorkerAssignment second;
   second.name = "Worker 2";
@@ -124,6 +124,11 @@ FinalResults sample_final_results() {
   results.workers = {{1, Nanoseconds(60'000'000'789), {{0, sample_counters(2000, 3)}}, {}, {}}};
   results.workers[0].engine = "sync";
   results.workers[0].engine_reason = "sync at depth 1: 310 K IOPS, 3.00 \xC2\xB5s CPU/IO";
+  VerifyReport verify;
+  verify.blocks_checked = 123'456;
+  verify.stale = 2;
+  verify.first_findings = {{VerifyFailure::stale, 8192, 3, 2, 8192, 0, 0}, {VerifyFailure::stale, 0, 1, 0, 0, 0, 0}};
+  results.workers[0].targets[0].verify = verify;
   results.cpus = {{0, 12.5, 10.0, 2.5, 0.5, 0.25, 100.0}};
   results.network = {10.0, 0.0, 0.5};
   return results;

@@ -184,6 +184,21 @@ TEST(QueueDepths, ListWithinTheDescriptor) {
   EXPECT_FALSE(parse_queue_depths(std::to_string(max + 1)));
 }
 
+TEST(RunFlags, VerifyOnEveryFrontEndAndTheLyingEnginesAreNamedEngines) {
+  const auto local = parse(FrontEnd::agent_run_local, {"--verify", "--verify-journal", "/tmp/j"});
+  EXPECT_EQ(local.refusal, "");
+  EXPECT_TRUE(local.flags.verify);
+  EXPECT_EQ(local.flags.verify_journal, "/tmp/j");
+  EXPECT_FALSE(parse(FrontEnd::agent_run_local, {}).flags.verify);
+  EXPECT_TRUE(parse(FrontEnd::controller_run, {"--verify"}).flags.verify);
+  for (const std::string name : {"fault-flip", "fault-shift-every-100", "fault-drop-after-10"}) {
+    const auto chosen = parse_engine_choice(name);
+    ASSERT_TRUE(chosen && chosen->has_value()) << name;
+    EXPECT_EQ((*chosen)->kind, engine::EngineKind::sync) << "lying engines write as sync does";
+    EXPECT_EQ(parse(FrontEnd::agent_run_local, {"--engine", name}).refusal, "") << name;
+  }
+}
+
 TEST(EngineChoice, AutoProbesOthersNameAnEngine) {
   const auto automatic = parse_engine_choice("auto");
   ASSERT_TRUE(automatic);

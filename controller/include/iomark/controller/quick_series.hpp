@@ -30,6 +30,8 @@ struct QuickSeriesOptions {
   // --network-pair: TCP pairs run beside the targets' workers in every run (the targets may
   // then be left out).
   std::vector<PairNames> network_pairs{};
+  bool verify{false};            // --verify on every target (docs/verify.md)
+  std::string verify_journal{};  // on the agents; empty: next to each target
 };
 
 // One RunPlan per queue depth over every manager (run info: CYCLE_OUTSTANDING_IOS when more

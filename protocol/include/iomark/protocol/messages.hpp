@@ -34,6 +34,7 @@
 
 #include "iomark/access_specs/access_spec.hpp"
 #include "iomark/access_specs/test_plan.hpp"
+#include "iomark/common/verify_report.hpp"
 #include "iomark/common/io_counters.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/common/units.hpp"
@@ -268,6 +269,8 @@ struct TargetAssignment {
   bool test_connection_rate{false};
   std::uint32_t transactions_per_connection{1};  // the field descriptor's range
   std::optional<NetworkEndpoint> network{};  // set for network targets only
+  bool verify{false};  // --verify (docs/verify.md)
+  std::string verify_journal{};  // the journal on the agent (at most kMaxPathBytes); empty: next to the target
   friend bool operator==(const TargetAssignment&, const TargetAssignment&) = default;
 };
 
@@ -354,6 +357,9 @@ struct NetworkPorts {
 struct TargetCounters {
   std::uint32_t target_index{};  // position in WorkerAssignment::targets
   IoCounters counters;
+  // FinalResults of a --verify run only: what the check found (at most
+  // VerifyReport::kFindingsKept findings in full).
+  std::optional<VerifyReport> verify{};
   friend bool operator==(const TargetCounters&, const TargetCounters&) = default;
 };
 

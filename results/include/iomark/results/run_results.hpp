@@ -18,6 +18,7 @@
 #include "iomark/access_specs/test_plan.hpp"
 #include "iomark/common/io_counters.hpp"
 #include "iomark/common/units.hpp"
+#include "iomark/common/verify_report.hpp"
 #include "iomark/results/wall_clock.hpp"
 
 namespace iomark::results {
@@ -39,6 +40,8 @@ struct TargetResult {
   std::string name;
   TargetKind kind{TargetKind::disk};
   IoCounters counters;  // recorded inside the worker's recording window only
+  // --verify's findings over the whole run (ramp-up included); nullopt when not verified.
+  std::optional<VerifyReport> verify{};
   friend bool operator==(const TargetResult&, const TargetResult&) = default;
 };
 

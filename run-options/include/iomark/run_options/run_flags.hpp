@@ -53,6 +53,8 @@ struct RunFlags {
   std::string size{"1G"};               // iobw.tst made in a directory target
   std::string data_pattern{"repeating"};
   std::optional<std::uint64_t> seed;
+  bool verify{false};          // --verify
+  std::string verify_journal;  // --verify-journal; empty: next to the target
   bool buffered{false};
   std::string results_csv;  // controller_run: "results.csv" unless given ("" for none); gui: "" unless given
   std::string results_json;  // "-": standard output

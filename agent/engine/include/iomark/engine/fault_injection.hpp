@@ -1,6 +1,8 @@
 // A TEST TOOL, not a benchmark back end: an engine that fails chosen I/Os with EIO, so the
 // paths above the engine (error counting, the results' error columns, the controller's
-// notices) can be exercised without failing hardware.
+// notices) can be exercised without failing hardware; or, a lying device, that acknowledges
+// chosen writes in full and persists them wrong (a flipped bit, the wrong offset, or not at
+// all), so that `--verify` can be shown to find and name each.
 //
 // It is chosen only by its explicit name (`--engine fault-eio...`, see parse_engine_spec in
 // engines.hpp); the probe and calibration never pick it and it is not in kAllEngineKinds.
@@ -19,11 +21,21 @@
 
 namespace iomark::engine {
 
+// What happens to an I/O the plan picks.
+enum class FaultKind : std::uint8_t {
+  eio,        // any I/O: not performed, completes with -EIO
+  // Writes only (reads go through); each completes with its full length, as if written:
+  flip,       // written with the last byte's lowest bit flipped
+  misdirect,  // written at offset - length (offset + length when that is below 0)
+  drop,       // not written at all: a lost write
+};
+
 // Which I/Os fail: the first `succeed_first` go through; after them every `fail_every`-th
-// fails (1: every one, 10: one in ten).
+// fails (1: every one, 10: one in ten). The lying kinds count writes only.
 struct FaultPlan {
   std::uint64_t succeed_first{};
   std::uint64_t fail_every{1};
+  FaultKind kind{FaultKind::eio};
   friend bool operator==(const FaultPlan&, const FaultPlan&) = default;
 };
 
@@ -34,6 +46,7 @@ struct FaultPlan {
 
 // The name grammar, short enough for the wire's engine names ([a-z0-9_-], 32 characters):
 //   fault-eio[-after-N][-every-K]       e.g. "fault-eio", "fault-eio-after-1000-every-10"
+//   fault-flip..., fault-shift..., fault-drop...   the same counts, lying about writes
 // N >= 0, K >= 1. Errors: invalid_argument naming the grammar.
 [[nodiscard]] Result<FaultPlan> parse_fault_plan(std::string_view text);
 // The canonical name: parse_fault_plan(fault_plan_name(x)) == x.

@@ -39,6 +39,8 @@ struct TargetAssignment {
   std::uint64_t test_file_bytes{};
   // This target's random seed; nullopt = the worker's fixed seed, or a fresh one per run.
   std::optional<std::uint64_t> seed;
+  // --verify: the journal file; empty = next to the target (verified_target.hpp).
+  std::string verify_journal{};
 };
 
 // The one target of a network worker: an end of a TCP pair (agent/network/network_worker.hpp).
@@ -66,6 +68,9 @@ struct RunAssignment {
   std::vector<WorkerAssignment> workers;
   EngineChoice engine;
   targets::Caching caching{targets::Caching::direct};
+  // --verify: stamp every write, check every read against the targets' journals. Without it,
+  // a run that writes removes a journal left next to its target (its data no longer matches).
+  bool verify{false};
 };
 
 // Human-readable progress of the preparation (test files, engine choice).
@@ -115,6 +120,8 @@ class RunSession {
 
   // Which engine each worker uses, and why, in assignment order ("worker: engine: why").
   [[nodiscard]] std::vector<std::string> engine_notes() const;
+  // --verify: which journal each target uses, and what it held ("TARGET: journal FILE ...").
+  [[nodiscard]] const std::vector<std::string>& verify_notes() const noexcept { return verify_notes_; }
 
  private:
   struct WorkerSlot {
@@ -133,6 +140,7 @@ class RunSession {
   std::vector<WorkerSlot> workers_;
   std::optional<CpuSnapshot> cpu_at_record_on_;
   std::optional<CpuSnapshot> cpu_at_record_off_;
+  std::vector<std::string> verify_notes_;
   std::uint64_t record_on_ns_{};
   std::uint64_t record_off_ns_{};
 };

@@ -27,6 +27,8 @@
 #include "iomark/access_specs/access_spec.hpp"
 #include "iomark/common/io_counters.hpp"
 #include "iomark/common/result.hpp"
+#include "iomark/common/verify_report.hpp"
+#include "iomark/agent/verified_target.hpp"
 #include "iomark/engine/buffer_pool.hpp"
 #include "iomark/engine/io_engine.hpp"
 #include "iomark/workload/worker_workload.hpp"
@@ -37,6 +39,9 @@ struct WorkerTarget {
   std::string name;  // for results: the path the user named
   int fd{-1};        // opened by the caller, kept open until the worker is destroyed
   workload::TargetSetup setup;
+  // --verify: the target's shared journal state; null when this run does not verify. Every
+  // write is then stamped block by block and every read checked (verify_block.hpp).
+  std::shared_ptr<VerifiedTarget> verify{};
 };
 
 struct WorkerOptions {
@@ -51,6 +56,9 @@ struct WorkerResults {
   std::string name;
   Nanoseconds window{};                 // recording window so far (live) or in total
   std::vector<IoCounters> targets;      // in WorkerOptions::targets order
+  // --verify findings since start() (ramp-up included: corruption is never discounted), in
+  // WorkerOptions::targets order; empty when the run does not verify.
+  std::vector<VerifyReport> verify{};
 };
 
 class Worker {
@@ -93,6 +101,9 @@ class Worker {
     engine::IoOp op{engine::IoOp::read};
     bool counted{};              // issued while recording
     bool transaction_counted{};  // its transaction's request was issued while recording
+    std::uint64_t offset_bytes{};
+    std::uint64_t first_block{};  // --verify: the blocks claimed in the target's VerifyMap
+    std::uint32_t block_count{};  // 0: not verifying
   };
 
   Worker(WorkerOptions options, std::unique_ptr<engine::IoEngine> engine, workload::WorkerWorkload workload,
@@ -104,6 +115,15 @@ class Worker {
   void publish_if_requested() noexcept;
   void drain() noexcept;
   [[nodiscard]] std::byte* write_source(const workload::PlannedIo& io) noexcept;
+  // --verify (worker_verify.cpp). Claims the I/O's blocks; false when one is in flight.
+  [[nodiscard]] bool claim_blocks(const workload::PlannedIo& io, SlotState& state) noexcept;
+  // Copies the write's data into the slot buffer if needed and stamps every block.
+  [[nodiscard]] std::byte* stamp_write(const workload::PlannedIo& io, std::byte* data, std::uint64_t now_ns) noexcept;
+  // At completion: checks a read's blocks, then releases the claim. False when a read found
+  // a bad block (the read then counts as a read error).
+  [[nodiscard]] bool settle_blocks(SlotState& state, std::uint32_t slot, bool succeeded) noexcept;
+  // An I/O that was claimed but not submitted.
+  void unclaim_blocks(SlotState& state) noexcept;
 
   WorkerOptions options_;
   std::unique_ptr<engine::IoEngine> engine_;
@@ -114,6 +134,8 @@ class Worker {
   std::vector<engine::IoRequest> batch_;
   std::vector<engine::IoCompletion> completions_;
   std::vector<IoCounters> counters_;
+  std::vector<VerifyReport> verify_reports_;  // empty unless verifying
+  bool blocked_by_other_workers_{};  // --verify: the last issue round found only blocks in flight elsewhere
   std::optional<std::uint32_t> held_slot_;  // taken, waiting for a burst delay to end
   std::uint64_t resume_at_ns_{};
   std::uint64_t window_start_ns_{};  // moved past pre-recording completions
