@@ -74,15 +74,16 @@ Assignment sample_assignment() {
   first.cpu = 3;
   first.spec = sample_spec();
   first.targets = {
-      {"/dev/sdb", 16, 2'000'000, 2048, access_specs::DataPattern::full_random, 0xdeadbeefcafef00d, true, 7},
-      {"/data/iobw.tst", 4, 0, 0, access_specs::DataPattern::pseudo_random, 99, false, 1},
+      {"/dev/sdb", 16, 2'000'000, 2048, access_specs::DataPattern::full_random, std::nullopt, 0xdeadbeefcafef00d, true, 7},
+      {"/data/iobw.tst", 4, 0, 0, access_specs::DataPattern::pseudo_random,
+       access_specs::DataReduction{2.5, 3.0, 8192}, 99, false, 1},
   };
   WorkerAssignment second;
   second.name = "Worker 2";
   second.spec = sample_spec();
   second.spec.name = "Other";
   second.spec.default_assignment = access_specs::DefaultAssignment::none;
-  second.targets = {{"/dev/nvme0n1", 1, 10, 20, access_specs::DataPattern::repeating_bytes, 1, false, 1}};
+  second.targets = {{"/dev/nvme0n1", 1, 10, 20, access_specs::DataPattern::repeating_bytes, std::nullopt, 1, false, 1}};
   assignment.workers = {first, second};
   return assignment;
 }
@@ -126,8 +127,8 @@ std::vector<Envelope> every_message() {
                   Error(ErrorCode::not_found, "no such target").in_field("assignment.workers[0]").at({"plan.icf", 12})},
       sample_inventory(),
       sample_assignment(),
-      PrepareTargets{{{"/data/iobw.tst", 1'073'741'824, access_specs::DataPattern::pseudo_random, 7},
-                      {"/scratch/iobw.tst", 0, access_specs::DataPattern::full_random, 8}}},
+      PrepareTargets{{{"/data/iobw.tst", 1'073'741'824, access_specs::DataPattern::pseudo_random, std::nullopt, 7},
+                      {"/scratch/iobw.tst", 0, access_specs::DataPattern::full_random, access_specs::DataReduction{2.0, 1.0, 4096}, 8}}},
       PrepareProgress{"/data/iobw.tst", 536'870'912, 1'073'741'824},
       PhaseCommand{42, Phase::record_off},
       sample_sample(),
