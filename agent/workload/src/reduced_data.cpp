@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
+
+#include "iomark/workload/data_pattern.hpp"
 
 namespace iomark::workload {
 namespace {
@@ -37,7 +40,8 @@ std::uint32_t random_bytes_per_segment(double compress_ratio) noexcept {
 
 std::uint64_t distinct_contents(const access_specs::DataReduction& reduction, const ReducedTarget& target) noexcept {
   const std::uint64_t unit = reduction.dedupe_unit_bytes;
-  const std::uint64_t total_units = std::max<std::uint64_t>(1, (target.region_bytes + unit - 1) / unit);
+  const std::uint64_t total_units =
+      std::max<std::uint64_t>(1, target.region_bytes / unit + (target.region_bytes % unit != 0 ? 1 : 0));
   const auto distinct = std::llround(static_cast<double>(total_units) / reduction.dedupe_ratio);
   return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::max(1LL, distinct)), 1, total_units);
 }
@@ -103,6 +107,21 @@ void ReducedDataPool::fill(std::span<std::byte> out, std::uint64_t offset_bytes,
     done += length;
     position += length;
   }
+}
+
+Result<std::function<void(std::span<std::byte>)>> make_prepare_filler(
+    access_specs::DataPattern pattern, const std::optional<access_specs::DataReduction>& reduction,
+    std::uint64_t seed, std::uint64_t content_key, std::uint64_t file_bytes) {
+  if (!reduction) return make_prepare_filler(pattern, seed);
+  auto pool = ReducedDataPool::create(*reduction);
+  if (!pool) return fail(pool.error());
+  // An unknown size: as many units as a 64-bit offset holds, so every unit is distinct.
+  const ReducedTarget target{0, file_bytes != 0 ? file_bytes : UINT64_MAX, content_key};
+  return [shared = std::make_shared<const ReducedDataPool>(std::move(*pool)), target,
+          offset = std::uint64_t{0}](std::span<std::byte> chunk) mutable {
+    shared->fill(chunk, offset, target);
+    offset += chunk.size();
+  };
 }
 
 }  // namespace iomark::workload

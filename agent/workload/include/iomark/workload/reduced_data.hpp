@@ -28,6 +28,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -86,5 +88,13 @@ class ReducedDataPool {
   std::uint32_t random_per_segment_{};
   std::uint64_t pool_slots_{};
 };
+
+// Fills successive chunks of a test file being prepared (iometer-spec §6.5), from offset 0 of a
+// file of `file_bytes`: the reduction's data for a target of that size when `reduction` is set
+// (file_bytes 0, "until the file system is full", makes every unit distinct), else IOmeter's
+// pattern as the other make_prepare_filler. Errors: an invalid reduction.
+[[nodiscard]] Result<std::function<void(std::span<std::byte>)>> make_prepare_filler(
+    access_specs::DataPattern pattern, const std::optional<access_specs::DataReduction>& reduction,
+    std::uint64_t seed, std::uint64_t content_key, std::uint64_t file_bytes);
 
 }  // namespace iomark::workload
