@@ -8,9 +8,11 @@
 #     within +-10 % of the ratio from zstd and gzip at their default levels.
 #   MODE dedupe: dedupe:2, dedupe:4/8k and compress:2,dedupe:3: dedupe_count hashes every
 #     unit of the device after the full write; unique / total is within +-2 % of 1/D.
+#   With lz4, compress:2 also goes through `iomark run` and an agent over TCP (the protocol
+#   carries the pattern; results.csv names it in its iomark column).
 # Root and /sys/class/zram-control needed; skipped with the reason otherwise.
-# usage: zram_reduction_test.sh IOMARK_AGENT DEDUPE_COUNT MODE
-agent=$1 dedupe_count=$2 mode=$3
+# usage: zram_reduction_test.sh IOMARK IOMARK_AGENT DEDUPE_COUNT MODE
+iomark=$1 agent=$2 dedupe_count=$3 mode=$4
 if ((EUID != 0)) || [[ ! -w /sys/class/zram-control/hot_add ]]; then
   echo "zram_reduction: skipped: needs root and /sys/class/zram-control (modprobe zram) to make zram devices"
   exit 77
@@ -89,6 +91,25 @@ file_case() {  # file_case RATIO: the same writes to a file, compressed by zstd 
   done
 }
 
+agent_case() {  # agent_case RATIO: the controller and an agent over TCP
+  new_zram lz4 || { check "lz4: zram device made" false; return; }
+  start_agent zram --allow "$device" || { check "agent started" false; return; }
+  "$iomark" run --manager "127.0.0.1:$port_zram" --key-file "$work/key" --target "$device" \
+    --spec-line "131072,100,0,0,0,1,0,0" --qd 4 --time 1 --data-pattern "compress:$1" --engine sync \
+    --results "$work/agent.csv" >"$work/agent.out" 2>"$work/agent.err"
+  check "agent compress:$1: the series completes" test $? -eq 0
+  check "the agent ends on SIGTERM within 5 s" stop_cleanly "$pid_zram"
+  read -r orig compr _ _ _ same _ <<<"$(mm_stat)"
+  local ratio
+  ratio=$(awk -v o="$orig" -v c="$compr" 'BEGIN { printf "%.3f", c ? o / c : 0 }')
+  measured "zram lz4 compress:$1 through iomark run and an agent: orig_data_size $orig compr_data_size $compr ratio $ratio:1"
+  check "agent compress:$1: every page written" test "$orig" -eq "$zram_size"
+  check "agent compress:$1: zram's ratio $ratio within 10 % of $1" within "$ratio" "$1" 0.10
+  check "agent compress:$1: results.csv's iomark column names it" \
+    test "$(awk -F, '$1 == "ALL" {print $81}' "$work/agent.csv")" = "compress:$1"
+  remove_zram
+}
+
 dedupe_case() {  # dedupe_case PATTERN D UNIT_BYTES
   new_zram lzo-rle || { check "zram device made" false; return; }
   write_all "$device" "$1"
@@ -111,7 +132,7 @@ case $mode in
   *)
     for ratio in 1 2 4; do compression_case "$mode" "$ratio"; done
     repeating_case "$mode"
-    if [[ $mode == lz4 ]]; then file_case 2; file_case 4; fi
+    if [[ $mode == lz4 ]]; then file_case 2; file_case 4; agent_case 2; fi
     ;;
 esac
 finish "zram_reduction $mode"

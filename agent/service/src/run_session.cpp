@@ -102,8 +102,7 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
           if (notice) notice("preparing the test file in " + path);
           const auto seed = target.seed.value_or(worker.fixed_seed.value_or(fresh_seed(seed_index)));
           auto filler = workload::make_prepare_filler(worker.data_pattern, worker.data_reduction, seed,
-                                                      target_content_key(target.path),
-                                                      file_options.maximum_size_sectors * file_options.sector_size_bytes);
+                                                      target_content_key(target.path), target.test_file_bytes);
           if (!filler) return fail(in_worker(worker, filler.error()));
           auto prepared = targets::prepare_test_file(path, file_options, policy, std::move(*filler), progress);
           if (!prepared) return fail(in_worker(worker, prepared.error()));

@@ -18,13 +18,6 @@ constexpr double kCompressorBytesPerSegment = 6.0;
 // agents writing one shared target write identical units.
 constexpr std::uint64_t kPoolSeed = 0x696f6d61726b2d31ULL;  // "iomark-1"
 
-constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 std::uint64_t mix(std::uint64_t key, std::uint64_t content, std::uint64_t block) noexcept {
   std::uint64_t state = key ^ (content * 0xD1B54A32D192ED03ULL) ^ (block * 0xAEF17502108EF2D9ULL);
   return splitmix64(state);
@@ -55,11 +48,7 @@ std::uint64_t content_key_of(std::string_view text) noexcept {
 Result<ReducedDataPool> ReducedDataPool::create(const access_specs::DataReduction& reduction) {
   if (auto valid = access_specs::validate(reduction); !valid) return fail(valid.error());
   std::vector<std::byte> random(kReducedPoolBytes);
-  std::uint64_t state = kPoolSeed;
-  for (std::size_t i = 0; i < random.size(); i += sizeof(std::uint64_t)) {
-    const std::uint64_t word = splitmix64(state);
-    std::memcpy(random.data() + i, &word, sizeof word);
-  }
+  fill_full_random(random, kPoolSeed);
   return ReducedDataPool(reduction, std::move(random));
 }
 

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "iomark/access_specs/data_reduction.hpp"
+#include "iomark/access_specs/test_plan.hpp"
 #include "iomark/common/result.hpp"
 
 namespace iomark::workload {
