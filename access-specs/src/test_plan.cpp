@@ -212,6 +212,11 @@ Result<void> validate_worker(const Worker& worker, const std::string& manager_wh
        }) {
     if (auto ok = check_field(id, value, who); !ok) return ok;
   }
+  if (worker.data_reduction) {
+    if (auto ok = validate(*worker.data_reduction); !ok) {
+      return plan_error(ok.error().code(), who, ok.error().message(), "data_reduction");
+    }
+  }
   if (worker.assigned_specs) {
     for (const std::string& name : *worker.assigned_specs) {
       if (detail::iequals(name, kIdleSpecName) || find_spec(plan_specs, name) != nullptr ||

@@ -63,6 +63,8 @@ Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const
     return fail(Error(ErrorCode::invalid_argument, "names the journal of one target verified with --verify")
                     .in_field("--verify-journal"));
   }
+  const auto write_data = access_specs::parse_write_data(flags.data_pattern);
+  if (!write_data) return fail(write_data.error());
   const auto cpu_count = static_cast<std::uint32_t>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
   for (std::uint32_t w = 0; w < flags.workers; ++w) {
     agent::WorkerAssignment worker;
@@ -78,8 +80,8 @@ Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const
       }
     }
     worker.spec = spec;
-    worker.data_pattern =
-        access_specs::parse_data_pattern(flags.data_pattern).value_or(access_specs::DataPattern::repeating_bytes);
+    worker.data_pattern = write_data->pattern;
+    worker.data_reduction = write_data->reduction;
     worker.fixed_seed = flags.seed;
     for (const auto& path : flags.targets) {
       worker.targets.push_back({path, queue_depth, 0, 0, size->count(), std::nullopt, flags.verify_journal});

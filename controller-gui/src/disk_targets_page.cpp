@@ -63,10 +63,20 @@ DiskTargetsPage::DiskTargetsPage(PlanDocument& document, QWidget* parent) : QWid
   starting_sector_ = new QLineEdit;
   starting_sector_->setToolTip(
       QString::fromStdString(std::string(access_specs::field_descriptor(FieldId::starting_sector).help)));
+  // IOmeter's three patterns and a few reduction patterns; any other reduction can be typed
+  // in --data-pattern's words. Item data is that text.
   data_pattern_ = new QComboBox;
-  data_pattern_->addItem(tr("Repeating bytes"), static_cast<int>(access_specs::DataPattern::repeating_bytes));
-  data_pattern_->addItem(tr("Pseudo random"), static_cast<int>(access_specs::DataPattern::pseudo_random));
-  data_pattern_->addItem(tr("Full random"), static_cast<int>(access_specs::DataPattern::full_random));
+  data_pattern_->setEditable(true);
+  data_pattern_->setInsertPolicy(QComboBox::NoInsert);
+  data_pattern_->addItem(tr("Repeating bytes"), QStringLiteral("repeating"));
+  data_pattern_->addItem(tr("Pseudo random"), QStringLiteral("pseudo-random"));
+  data_pattern_->addItem(tr("Full random"), QStringLiteral("full-random"));
+  for (const auto* reduction : {"compress:2", "compress:4", "dedupe:2", "dedupe:4", "compress:2,dedupe:3"}) {
+    data_pattern_->addItem(QString::fromLatin1(reduction), QString::fromLatin1(reduction));
+  }
+  data_pattern_->setToolTip(tr("IOmeter's patterns, or data a reducing array shrinks as asked: compress:R, "
+                               "dedupe:D[/UNIT] or both, e.g. compress:2,dedupe:3/8k (IOmeter reads such a worker "
+                               "as full random)"));
   test_file_size_ = new QLineEdit(QString::fromStdString(format_size(Bytes(test_file_bytes_))));
   test_file_size_->setToolTip(tr("Size of iobw.tst made in a directory target when Maximum Disk Size is 0"));
   settings_error_ = new QLabel;
@@ -100,6 +110,7 @@ DiskTargetsPage::DiskTargetsPage(PlanDocument& document, QWidget* parent) : QWid
   connect(add_path_, &QPushButton::clicked, this, &DiskTargetsPage::add_path);
   connect(outstanding_, &QSpinBox::valueChanged, this, &DiskTargetsPage::store_settings);
   connect(data_pattern_, &QComboBox::currentIndexChanged, this, &DiskTargetsPage::store_settings);
+  connect(data_pattern_->lineEdit(), &QLineEdit::editingFinished, this, &DiskTargetsPage::store_settings);
   connect(maximum_size_, &QLineEdit::editingFinished, this, &DiskTargetsPage::store_settings);
   connect(starting_sector_, &QLineEdit::editingFinished, this, &DiskTargetsPage::store_settings);
   connect(test_file_size_, &QLineEdit::editingFinished, this, [this] {
@@ -159,7 +170,13 @@ void DiskTargetsPage::refresh() {
   outstanding_->setValue(static_cast<int>(shown->outstanding_ios));
   maximum_size_->setText(QString::number(shown->maximum_disk_size_sectors));
   starting_sector_->setText(QString::number(shown->starting_sector));
-  data_pattern_->setCurrentIndex(data_pattern_->findData(static_cast<int>(shown->data_pattern)));
+  const auto pattern = QString::fromStdString(
+      access_specs::to_string(access_specs::WriteData{shown->data_pattern, shown->data_reduction}));
+  if (const int item = data_pattern_->findData(pattern); item >= 0) {
+    data_pattern_->setCurrentIndex(item);
+  } else {
+    data_pattern_->setEditText(pattern);
+  }
   loading_ = false;
 }
 
@@ -195,11 +212,20 @@ void DiskTargetsPage::store_settings() {
     settings_error_->setText(QString::fromStdString((!maximum ? maximum.error() : starting.error()).message()));
     return;
   }
+  const int item = data_pattern_->findText(data_pattern_->currentText());
+  const auto pattern_text = item >= 0 ? data_pattern_->itemData(item).toString() : data_pattern_->currentText().trimmed();
+  const auto write_data = access_specs::parse_write_data(pattern_text.toStdString());
+  if (!write_data) {
+    settings_error_->setText(QString::fromStdString(write_data.error().message()));
+    return;
+  }
   settings_error_->clear();
   changed.outstanding_ios = static_cast<std::uint32_t>(outstanding_->value());
   changed.maximum_disk_size_sectors = *maximum;
   changed.starting_sector = *starting;
-  changed.data_pattern = static_cast<access_specs::DataPattern>(data_pattern_->currentData().toInt());
+  // A reduction keeps the IOmeter number the plan already had for it (a .icf's own choice).
+  changed.data_pattern = write_data->reduction && shown->data_reduction ? shown->data_pattern : write_data->pattern;
+  changed.data_reduction = write_data->reduction;
   document_.set_worker(*manager_, *worker_, std::move(changed));
 }
 

@@ -294,14 +294,14 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
     if (!spec) return report(spec.error());
     auto depths = run_options::parse_queue_depths(flags.queue_depths);
     if (!depths) return report(depths.error());
+    auto write_data = access_specs::parse_write_data(flags.data_pattern);
+    if (!write_data) return report(write_data.error());
     controller::QuickSeriesOptions quick{flags.targets, *spec, *depths, flags.workers, flags.ramp_s.value_or(0),
                                          flags.time_s.value_or(run_options::kDefaultRunTimeS), engine_name(flags),
                                          flags.buffered, size->count(),
-                                         access_specs::parse_data_pattern(flags.data_pattern)
-                                             .value_or(access_specs::DataPattern::repeating_bytes),
-                                         flags.seed, flags.description.empty() ? "iomark run" : flags.description,
+                                         write_data->pattern, write_data->reduction, flags.seed,
+                                         flags.description.empty() ? "iomark run" : flags.description, {},
                                          flags.verify, flags.verify_journal};
-    for (const auto& text : flags.network_pairs) {
       auto pair = controller::parse_network_pair(text);
       if (!pair) return report(pair.error());
       quick.network_pairs.push_back(std::move(*pair));

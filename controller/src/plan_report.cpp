@@ -101,7 +101,9 @@ void describe_worker(const Worker& worker, std::string& out) {
                                          ? std::string("whole target")
                                          : std::to_string(worker.maximum_disk_size_sectors) + " sectors");
     settings += ", starting sector " + std::to_string(worker.starting_sector);
-    settings += ", data " + data_pattern_text(worker.data_pattern);
+    settings += ", data " + (worker.data_reduction ? access_specs::to_string(*worker.data_reduction) + " (IOmeter: " +
+                                                       data_pattern_text(worker.data_pattern) + ")"
+                                                 : data_pattern_text(worker.data_pattern));
   } else if (!worker.local_network_interface.empty()) {
     settings += ", local interface " + worker.local_network_interface;
   }

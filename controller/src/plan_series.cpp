@@ -291,6 +291,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
           target.maximum_size_sectors = worker.maximum_disk_size_sectors;
           target.starting_sector = worker.starting_sector;
           target.data_pattern = worker.data_pattern;
+          target.data_reduction = worker.data_reduction;
           target.seed = worker.use_fixed_seed ? worker.fixed_seed : fresh_seed(++salt);
           target.test_connection_rate = worker.test_connection_rate;
           target.transactions_per_connection = worker.transactions_per_connection;
@@ -306,7 +307,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
               result.notes.push_back("worker '" + worker.name + "' on '" + link.name() + "' has Maximum Disk Size 0: a test file made in " +
                                      path + " gets " + std::to_string(bytes >> 20) + " MiB (--size), not the whole file system");
             }
-            manager_run.prepare.push_back({path, bytes, worker.data_pattern, target.seed});
+            manager_run.prepare.push_back({path, bytes, worker.data_pattern, worker.data_reduction, target.seed});
           }
         }
         manager_run.assignment.workers.push_back(std::move(assigned));

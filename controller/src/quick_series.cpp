@@ -88,6 +88,7 @@ Result<SeriesPlan> quick_series(const QuickSeriesOptions& options, const std::ve
           target.path = path;
           target.outstanding_ios = depth;
           target.data_pattern = options.data_pattern;
+          target.data_reduction = options.data_reduction;
           target.verify = options.verify;
           target.verify_journal = options.verify_journal;
           target.seed = options.seed.value_or(fresh_seed(++salt));
@@ -98,7 +99,7 @@ Result<SeriesPlan> quick_series(const QuickSeriesOptions& options, const std::ve
       // Only the first run prepares: later runs reuse the files.
       if (step == 0 && options.test_file_bytes != 0) {
         for (const auto& path : options.targets) {
-          manager.prepare.push_back({path, options.test_file_bytes, options.data_pattern,
+          manager.prepare.push_back({path, options.test_file_bytes, options.data_pattern, options.data_reduction,
                                      options.seed.value_or(fresh_seed(++salt))});
         }
       }

@@ -310,6 +310,7 @@ Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manag
     worker.queue_depth = first.outstanding_ios;
     worker.test_connection_rate = first.test_connection_rate;
     worker.transactions_per_connection = first.transactions_per_connection;
+    worker.data_pattern = access_specs::to_string(access_specs::WriteData{first.data_pattern, first.data_reduction});
     worker.engine = counters.engine;
     worker.engine_reason = counters.engine_reason;
     const bool network = first.network.has_value();

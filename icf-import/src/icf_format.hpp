@@ -29,6 +29,17 @@ inline constexpr std::string_view kResultsDisplayTag = "'RESULTS DISPLAY";
 inline constexpr std::string_view kAccessSpecsTag = "'ACCESS SPECIFICATIONS";
 inline constexpr std::string_view kManagerListTag = "'MANAGER LIST";
 
+// iomark's own section (docs/icf-compatibility.md, "iomark extensions"): IOmeter 1.1.0 looks
+// only for its four tags and ignores unknown sections and the text between sections
+// (iometer-spec §1.1), so it loads the file as if the section were not there.
+inline constexpr std::string_view kIomarkExtensionsHeader =
+    "'IOMARK EXTENSIONS =============================================================";
+inline constexpr std::string_view kIomarkExtensionsTag = "'IOMARK EXTENSIONS";
+inline constexpr std::string_view kEndIomarkExtensions = "'END iomark extensions";
+// One per worker with a reduction pattern: 1-based positions in the manager list, then the
+// pattern's text (access_specs::to_string(DataReduction)), e.g. "1,2,compress:2,dedupe:3".
+inline constexpr std::string_view kDataReductionKey = "'Data reduction,manager,worker,pattern";
+
 inline constexpr std::string_view kEndTestSetup = "'END test setup";
 inline constexpr std::string_view kEndResultsDisplay = "'END results display";
 inline constexpr std::string_view kEndAccessSpecs = "'END access specifications";

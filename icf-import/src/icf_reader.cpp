@@ -1,4 +1,5 @@
 // read_icf(): the version line, the section dispatch and the checks that need every section.
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -18,13 +19,21 @@ using detail::ReaderContext;
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
-enum class SectionKind : std::uint8_t { test_setup, results_display, access_specs, manager_list, unknown };
+enum class SectionKind : std::uint8_t {
+  test_setup,
+  results_display,
+  access_specs,
+  manager_list,
+  iomark_extensions,
+  unknown
+};
 
 SectionKind classify(const Line& header) {
   if (istarts_with(header.text, format::kTestSetupTag)) return SectionKind::test_setup;
   if (istarts_with(header.text, format::kResultsDisplayTag)) return SectionKind::results_display;
   if (istarts_with(header.text, format::kAccessSpecsTag)) return SectionKind::access_specs;
   if (istarts_with(header.text, format::kManagerListTag)) return SectionKind::manager_list;
+  if (istarts_with(header.text, format::kIomarkExtensionsTag)) return SectionKind::iomark_extensions;
   return SectionKind::unknown;
 }
 
@@ -34,6 +43,7 @@ std::string_view end_marker(SectionKind kind) {
     case SectionKind::results_display: return format::kEndResultsDisplay;
     case SectionKind::access_specs: return format::kEndAccessSpecs;
     case SectionKind::manager_list: return format::kEndManagerList;
+    case SectionKind::iomark_extensions: return format::kEndIomarkExtensions;
     case SectionKind::unknown: break;
   }
   return {};
@@ -126,6 +136,7 @@ Result<IcfImport> read_icf(std::string_view text, std::string_view file_name) {
   if (auto version = read_version(cx, out); !version) return fail(version.error());
 
   std::vector<detail::SpecReference> spec_references;
+  std::optional<std::vector<detail::WorkerExtension>> extensions;
   auto& plan = out.plan;
   while (!cx.at_end()) {
     const Line& line = cx.take();
@@ -135,7 +146,8 @@ Result<IcfImport> read_icf(std::string_view text, std::string_view file_name) {
     const bool seen = (kind == SectionKind::test_setup && plan.setup) ||
                       (kind == SectionKind::results_display && plan.display) ||
                       (kind == SectionKind::access_specs && plan.access_specs) ||
-                      (kind == SectionKind::manager_list && plan.managers);
+                      (kind == SectionKind::manager_list && plan.managers) ||
+                      (kind == SectionKind::iomark_extensions && extensions);
     if (kind == SectionKind::unknown) {
       cx.warn(line, "unknown section '" + detail::excerpt(format::section_name(line.text)) + "' ignored");
       continue;
@@ -170,8 +182,17 @@ Result<IcfImport> read_icf(std::string_view text, std::string_view file_name) {
         spec_references = std::move(list->spec_references);
         break;
       }
+      case SectionKind::iomark_extensions: {
+        auto read = detail::read_iomark_extensions(cx);
+        if (!read) return fail(read.error());
+        extensions = std::move(*read);
+        break;
+      }
       case SectionKind::unknown: break;
     }
+  }
+  if (extensions) {
+    if (auto applied = detail::apply_iomark_extensions(cx, *extensions, plan); !applied) return fail(applied.error());
   }
   resolve_spec_names(cx, plan, spec_references);
   out.warnings = cx.take_warnings();

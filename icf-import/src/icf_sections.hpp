@@ -30,4 +30,20 @@ struct ManagerList {
 
 [[nodiscard]] Result<ManagerList> read_manager_list(ReaderContext& cx);
 
+// One 'Data reduction line of the 'IOMARK EXTENSIONS section: 1-based manager and worker
+// positions in the manager list.
+struct WorkerExtension {
+  Line line;
+  std::uint32_t manager{};
+  std::uint32_t worker{};
+  access_specs::DataReduction reduction;
+};
+
+[[nodiscard]] Result<std::vector<WorkerExtension>> read_iomark_extensions(ReaderContext& cx);
+// Applied once every section is read (sections come in any order). Errors: a position the
+// manager list does not have.
+[[nodiscard]] Result<void> apply_iomark_extensions(const ReaderContext& cx,
+                                                   const std::vector<WorkerExtension>& extensions,
+                                                   access_specs::TestPlan& plan);
+
 }  // namespace iomark::icf::detail

@@ -179,6 +179,24 @@ void write_managers(Writer& w, const std::vector<Manager>& managers) {
   w.line(format::kEndManagerList);
 }
 
+// Only when a worker has something IOmeter cannot hold, so other plans stay byte for byte
+// what IOmeter writes.
+void write_iomark_extensions(Writer& w, const access_specs::TestPlan& plan) {
+  if (!plan.managers) return;
+  bool header_written = false;
+  for (std::size_t m = 0; m < plan.managers->size(); ++m) {
+    const auto& workers = (*plan.managers)[m].workers;
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+      if (!workers[i].data_reduction) continue;
+      if (!header_written) w.line(format::kIomarkExtensionsHeader);
+      header_written = true;
+      w.pair(format::kDataReductionKey, std::to_string(m + 1) + "," + std::to_string(i + 1) + "," +
+                                            access_specs::to_string(*workers[i].data_reduction));
+    }
+  }
+  if (header_written) w.line(format::kEndIomarkExtensions);
+}
+
 }  // namespace
 
 std::string write_icf(const access_specs::TestPlan& plan) {
@@ -189,6 +207,7 @@ std::string write_icf(const access_specs::TestPlan& plan) {
   if (plan.display) write_display(w, *plan.display);
   if (plan.access_specs) write_specs(w, *plan.access_specs);
   if (plan.managers) write_managers(w, *plan.managers);
+  write_iomark_extensions(w, plan);
   w.line(version_line);
   return w.release();
 }

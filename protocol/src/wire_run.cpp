@@ -33,6 +33,44 @@ DataPattern data_pattern_from_wire(pb::DataPattern wire, Checker& check, const F
   return pattern;
 }
 
+// A reduction pattern travels as DATA_PATTERN_REDUCTION plus its DataReduction message, which
+// also carries the IOmeter pattern, so the model survives the trip unchanged.
+template <typename Wire>
+void write_data_to_wire(DataPattern pattern, const std::optional<access_specs::DataReduction>& reduction, Wire& wire) {
+  if (!reduction) {
+    wire.set_data_pattern(data_pattern_to_wire(pattern));
+    return;
+  }
+  wire.set_data_pattern(pb::DATA_PATTERN_REDUCTION);
+  auto& message = *wire.mutable_data_reduction();
+  message.set_compress_ratio(reduction->compress_ratio);
+  message.set_dedupe_ratio(reduction->dedupe_ratio);
+  message.set_dedupe_unit_bytes(reduction->dedupe_unit_bytes);
+  message.set_iometer_pattern(data_pattern_to_wire(pattern));
+}
+
+template <typename Wire>
+void write_data_from_wire(const Wire& wire, Checker& check, const FieldPath& path, DataPattern& pattern,
+                          std::optional<access_specs::DataReduction>& reduction) {
+  if (wire.data_pattern() != pb::DATA_PATTERN_REDUCTION) {
+    pattern = data_pattern_from_wire(wire.data_pattern(), check, path / "data_pattern");
+    check.consistent(!wire.has_data_reduction(), path / "data_reduction",
+                     "is only allowed with data_pattern DATA_PATTERN_REDUCTION");
+    return;
+  }
+  const FieldPath where = path / "data_reduction";
+  if (!check.require(wire.has_data_reduction(), where, "is missing for data_pattern DATA_PATTERN_REDUCTION")) return;
+  const auto& message = wire.data_reduction();
+  pattern = data_pattern_from_wire(message.iometer_pattern(), check, where / "iometer_pattern");
+  const access_specs::DataReduction decoded{message.compress_ratio(), message.dedupe_ratio(),
+                                            message.dedupe_unit_bytes()};
+  if (auto valid = access_specs::validate(decoded); !valid) {
+    check.fail(ErrorCode::invalid_argument, where, valid.error().message());
+    return;
+  }
+  reduction = decoded;
+}
+
 bool check_descriptor(Checker& check, FieldId id, std::uint64_t value, const FieldPath& where) {
   const auto& descriptor = access_specs::field_descriptor(id);
   return check.in_range(value, descriptor.min_value, descriptor.max_value, where);
@@ -178,7 +216,7 @@ void to_wire(const TargetAssignment& target, pb::TargetAssignment& wire) {
   wire.set_outstanding_ios(target.outstanding_ios);
   wire.set_maximum_size_sectors(target.maximum_size_sectors);
   wire.set_starting_sector(target.starting_sector);
-  wire.set_data_pattern(data_pattern_to_wire(target.data_pattern));
+  write_data_to_wire(target.data_pattern, target.data_reduction, wire);
   wire.set_seed(target.seed);
   wire.set_test_connection_rate(target.test_connection_rate);
   wire.set_transactions_per_connection(target.transactions_per_connection);
@@ -234,7 +272,7 @@ TargetAssignment from_wire(const pb::TargetAssignment& wire, Checker& check, con
   check_descriptor(check, FieldId::max_disk_size_sectors, target.maximum_size_sectors, path / "maximum_size_sectors");
   check_descriptor(check, FieldId::starting_sector, target.starting_sector, path / "starting_sector");
   check.in_range(target.starting_sector, 0, UINT64_MAX - target.maximum_size_sectors, path / "starting_sector");
-  target.data_pattern = data_pattern_from_wire(wire.data_pattern(), check, path / "data_pattern");
+  write_data_from_wire(wire, check, path, target.data_pattern, target.data_reduction);
   check_descriptor(check, FieldId::transactions_per_connection, target.transactions_per_connection,
               path / "transactions_per_connection");
   return target;
@@ -268,7 +306,7 @@ WorkerAssignment from_wire(const pb::WorkerAssignment& wire, Checker& check, con
 void to_wire(const PrepareTarget& target, pb::PrepareTarget& wire) {
   wire.set_path(target.path);
   wire.set_size_bytes(target.size_bytes);
-  wire.set_data_pattern(data_pattern_to_wire(target.data_pattern));
+  write_data_to_wire(target.data_pattern, target.data_reduction, wire);
   wire.set_seed(target.seed);
 }
 
@@ -278,7 +316,7 @@ PrepareTarget from_wire(const pb::PrepareTarget& wire, Checker& check, const Fie
   target.size_bytes = wire.size_bytes();
   target.seed = wire.seed();
   check.path(target.path, path / "path");
-  target.data_pattern = data_pattern_from_wire(wire.data_pattern(), check, path / "data_pattern");
+  write_data_from_wire(wire, check, path, target.data_pattern, target.data_reduction);
   return target;
 }
 

@@ -31,7 +31,10 @@ enum Column : std::size_t {
   kPacketErrors = 58,
   kRetransmits = 59,
   kFirstBin = 60,
+  kDataPattern = 81,
 };
+
+constexpr std::string_view kIomarkCaptions[kIomarkColumnCount] = {"iomark Data Pattern"};
 
 constexpr std::string_view kFixedCaptions[kFirstBin - 1] = {
     "'Target Type", "Target Name", "Access Specification Name", "# Managers", "# Workers", "# Disks", "IOps",
@@ -140,12 +143,13 @@ void put_bins(Row& row, const Summary& s) {
 
 }  // namespace
 
-const std::array<std::string_view, kResultsColumnCount>& results_captions() {
-  static const std::array<std::string_view, kResultsColumnCount> captions = [] {
-    std::array<std::string_view, kResultsColumnCount> all{};
+const std::array<std::string_view, kResultsCsvColumnCount>& results_captions() {
+  static const std::array<std::string_view, kResultsCsvColumnCount> captions = [] {
+    std::array<std::string_view, kResultsCsvColumnCount> all{};
     std::size_t i = 0;
     for (const std::string_view caption : kFixedCaptions) all[i++] = caption;
     for (const std::string_view caption : legacy_latency_bin_captions()) all[i++] = caption;
+    for (const std::string_view caption : kIomarkCaptions) all[i++] = caption;
     return all;
   }();
   return captions;
@@ -176,7 +180,7 @@ std::string join(const Fields& fields) {
 }
 
 Fields all_row(const Summary& all) {
-  Row row(kResultsColumnCount);
+  Row row(kResultsCsvColumnCount);
   row.set(kTargetType, std::string("ALL"));
   row.set(kTargetName, std::string("All"));
   row.set(kSpecName, csv_safe(all.spec_name));
@@ -187,11 +191,12 @@ Fields all_row(const Summary& all) {
   put_settings(row, all);
   put_host(row, all);
   put_bins(row, all);
+  row.set(kDataPattern, csv_safe(all.data_pattern));
   return std::move(row).take();
 }
 
 Fields manager_row(const ManagerResult& manager, const Summary& summary) {
-  Row row(kResultsColumnCount);
+  Row row(kResultsCsvColumnCount);
   row.set(kTargetType, std::string("MANAGER"));
   row.set(kTargetName, csv_safe(manager.name));
   row.set(kSpecName, csv_safe(summary.spec_name));
@@ -203,6 +208,7 @@ Fields manager_row(const ManagerResult& manager, const Summary& summary) {
   put_host(row, summary);
   row.set(kProcessorSpeed, static_cast<double>(manager.timer_resolution_hz));
   put_bins(row, summary);
+  row.set(kDataPattern, csv_safe(summary.data_pattern));
   return std::move(row).take();
 }
 
@@ -216,7 +222,7 @@ Fields processor_row(std::size_t index, const CpuUtilization& cpu, std::uint64_t
 }
 
 Fields worker_row(const WorkerResult& worker, const Summary& summary, std::uint64_t timer_resolution_hz) {
-  Row row(kResultsColumnCount);
+  Row row(kResultsCsvColumnCount);
   row.set(kTargetType, std::string("WORKER"));
   row.set(kTargetName, csv_safe(worker.name));
   row.set(kSpecName, csv_safe(summary.spec_name));
@@ -226,13 +232,14 @@ Fields worker_row(const WorkerResult& worker, const Summary& summary, std::uint6
   put_settings(row, summary);
   row.set(kProcessorSpeed, static_cast<double>(timer_resolution_hz));
   put_bins(row, summary);
+  row.set(kDataPattern, csv_safe(worker.data_pattern));
   return std::move(row).take();
 }
 
 Fields target_row(const TargetResult& target, const Summary& summary, const Summary& worker_summary,
                   std::uint64_t timer_resolution_hz, TargetRowValues values) {
   const Summary& copied = values == TargetRowValues::own ? summary : worker_summary;
-  Row row(kResultsColumnCount);
+  Row row(kResultsCsvColumnCount);
   row.set(kTargetType, std::string(target.kind == TargetKind::disk ? "DISK" : "NETWORK"));
   row.set(kTargetName, csv_safe(target.name));
   put_io(row, summary);
@@ -240,6 +247,7 @@ Fields target_row(const TargetResult& target, const Summary& summary, const Summ
   put_settings(row, copied);
   row.set(kProcessorSpeed, static_cast<double>(timer_resolution_hz));
   put_bins(row, copied);
+  row.set(kDataPattern, csv_safe(worker_summary.data_pattern));
   return std::move(row).take();
 }
 

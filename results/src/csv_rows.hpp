@@ -16,7 +16,7 @@
 namespace iomark::results::detail {
 
 // The 80 captions of results.csv, column 1 first (`'Target Type`).
-[[nodiscard]] const std::array<std::string_view, kResultsColumnCount>& results_captions();
+[[nodiscard]] const std::array<std::string_view, kResultsCsvColumnCount>& results_captions();
 
 // `value` in fixed notation with 6 decimals, as IOmeter's ostream writes doubles.
 [[nodiscard]] std::string format_fixed(double value);

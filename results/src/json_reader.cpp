@@ -381,6 +381,17 @@ access_specs::Worker read_plan_worker(Decoder& d, const Json& json, const std::s
   worker.maximum_disk_size_sectors = d.u64(json, "maximum_disk_size_sectors", path);
   worker.starting_sector = d.u64(json, "starting_sector", path);
   worker.data_pattern = d.enumeration(json, "data_pattern", path, detail::kDataPatternNames);
+  // Absent in files written before the reduction patterns.
+  if (const Json* reduction = d.nullable(json, "data_reduction"); reduction != nullptr) {
+    const auto parsed = reduction->is_string() ? access_specs::parse_data_reduction(reduction->get<std::string>())
+                                               : Result<access_specs::DataReduction>(fail(ErrorCode::parse_error,
+                                                                                          "expected a string"));
+    if (parsed) {
+      worker.data_reduction = *parsed;
+    } else {
+      d.fail_at(path + ".data_reduction", parsed.error().message());
+    }
+  }
   worker.local_network_interface = d.string(json, "local_network_interface", path);
   worker.vi_outstanding_ios = d.optional_u32(json, "vi_outstanding_ios", path);
   if (d.nullable(json, "assigned_specs") != nullptr) {
@@ -459,6 +470,7 @@ WorkerResult read_worker(Decoder& d, const Json& json, const std::string& path) 
   }
   worker.test_connection_rate = d.boolean(json, "test_connection_rate", path);
   worker.transactions_per_connection = d.u32(json, "transactions_per_connection", path);
+  if (d.nullable(json, "data_pattern") != nullptr) worker.data_pattern = d.string(json, "data_pattern", path);
   if (const auto* targets = d.array(json, "targets", path)) {
     for (std::size_t t = 0; t < targets->size(); ++t) {
       const Json& target = (*targets)[t];

@@ -196,6 +196,8 @@ Json plan_worker_json(const access_specs::Worker& worker) {
             {"maximum_disk_size_sectors", worker.maximum_disk_size_sectors},
             {"starting_sector", worker.starting_sector},
             {"data_pattern", name_of(detail::kDataPatternNames, worker.data_pattern)},
+            {"data_reduction",
+             worker.data_reduction ? Json(access_specs::to_string(*worker.data_reduction)) : Json(nullptr)},
             {"local_network_interface", worker.local_network_interface},
             {"vi_outstanding_ios", optional_number(worker.vi_outstanding_ios)},
             {"assigned_specs", worker.assigned_specs ? Json(*worker.assigned_specs) : Json(nullptr)}};
@@ -277,6 +279,7 @@ Json worker_json(const WorkerResult& worker, const WorkerSummary& summary) {
   if (!worker.engine.empty()) json["engine"] = Json{{"name", worker.engine}, {"reason", worker.engine_reason}};
   json["test_connection_rate"] = worker.test_connection_rate;
   json["transactions_per_connection"] = worker.transactions_per_connection;
+  if (!worker.data_pattern.empty()) json["data_pattern"] = worker.data_pattern;
   json["summary"] = summary_json(summary.total);
   json["targets"] = std::move(targets);
   return json;

@@ -63,6 +63,10 @@ void set_common_settings(Summary& summary, const WorkerRange& workers) {
   summary.spec_name = common_value(workers, [](const WorkerResult* w) {
                         return std::optional<std::string>(w->spec_name);
                       }).value_or(std::string());
+  summary.data_pattern = common_value(workers, [](const WorkerResult* w) -> std::optional<std::string> {
+                           if (w->kind != WorkerKind::disk || w->data_pattern.empty()) return std::nullopt;
+                           return w->data_pattern;
+                         }).value_or(std::string());
 }
 
 // Adds a lower level's totals into an aggregate (counters, rates, longest window).

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/access_specs/test_plan.hpp"
 
 namespace iomark::run_options {
 
@@ -64,6 +65,16 @@ CLI::Validator engine_name() {
       "");
 }
 
+// IOmeter's three names or a reduction pattern (access_specs::parse_write_data).
+CLI::Validator data_pattern_text() {
+  return CLI::Validator(
+      [](std::string& text) {
+        auto data = access_specs::parse_write_data(text);
+        return data ? std::string() : data.error().message();
+      },
+      "");
+}
+
 // The flags that make a workload from the command line: everything but the GUI's, which edits
 // its workload in the window.
 void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
@@ -104,10 +115,13 @@ void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) 
       ->capture_default_str()
       ->check(fixed_limits(1, kMaxWorkers))
       ->group(group(kWorkloadGroup));
-  command.add_option("--data-pattern", flags.data_pattern, "Data written")
+  command
+      .add_option("--data-pattern", flags.data_pattern,
+                  "Data written: repeating, pseudo-random, full-random (IOmeter's), or compress:R, dedupe:D[/UNIT] "
+                  "or both (compress:2,dedupe:3/8k)")
       ->type_name("PATTERN")
       ->capture_default_str()
-      ->check(CLI::IsMember({"repeating", "pseudo-random", "full-random"}))
+      ->check(data_pattern_text())
       ->group(group(kWorkloadGroup));
   command.add_option("--seed", flags.seed, "Fixed seed: the same offsets every run")
       ->type_name("N")

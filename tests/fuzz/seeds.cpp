@@ -31,12 +31,12 @@ Assignment null_engine_assignment(std::uint64_t run_id, std::string path) {
   assignment.workers.resize(1);
   auto& worker = assignment.workers.front();
   worker.cpu.reset();
-  worker.targets = {TargetAssignment{std::move(path), 4, 64, 0, access_specs::DataPattern::pseudo_random, 7, false, 1}};
+  worker.targets = {TargetAssignment{std::move(path), 4, 64, 0, access_specs::DataPattern::pseudo_random, std::nullopt, 7, false, 1}};
   return assignment;
 }
 
 std::vector<Seed> agent_session_seeds() {
-  const PrepareTargets prepare{{{"/", 64 * 1024, access_specs::DataPattern::repeating_bytes, 1}}};
+  const PrepareTargets prepare{{{"/", 64 * 1024, access_specs::DataPattern::repeating_bytes, std::nullopt, 1}}};
   std::vector<Seed> seeds;
   seeds.push_back(seed("whole_run", {request(1, prepare), request(2, null_engine_assignment(1, "/iobw.tst")),
                                      request(3, PhaseCommand{1, Phase::start}),

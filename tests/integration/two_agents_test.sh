@@ -22,8 +22,10 @@ field() { awk -F, -v row="$1" -v col="$2" '$1 == row {print $col}' "$csv"; }
 check "series header: test type 6 (cycle outstanding I/Os)" test "$(sed -n 2p "$csv" | cut -d, -f1)" = 6
 check "one spec block for the single access index" test "$(grep -c "^'Access specifications" "$csv")" = 1
 check "three results blocks" test "$(grep -c "^'Results" "$csv")" = 3
-check "80-column header" test "$(grep -m1 "^'Target Type" "$csv" | awk -F, '{print NF}')" = 80
-check "three ALL rows, each 80 fields" test "$(awk -F, '$1 == "ALL" && NF == 80' "$csv" | wc -l)" = 3
+# IOmeter's 80 columns, then iomark's data-pattern column (the default: repeating).
+check "81-column header" test "$(grep -m1 "^'Target Type" "$csv" | awk -F, '{print NF}')" = 81
+check "three ALL rows, each 81 fields" test "$(awk -F, '$1 == "ALL" && NF == 81' "$csv" | wc -l)" = 3
+check "the iomark column names the data pattern" test "$(field ALL 81 | sort -u)" = repeating
 check "ALL rows count 2 managers" test "$(field ALL 4 | sort -u)" = 2
 check "ALL rows count 2 workers" test "$(field ALL 5 | sort -u)" = 2
 check "ALL rows count 2 disks" test "$(field ALL 6 | sort -u)" = 2

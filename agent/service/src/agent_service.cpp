@@ -16,6 +16,7 @@
 #include "iomark/engine/engines.hpp"
 #include "iomark/targets/test_file.hpp"
 #include "iomark/workload/data_pattern.hpp"
+#include "iomark/workload/reduced_data.hpp"
 
 namespace iomark::agent {
 
@@ -44,6 +45,7 @@ Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) 
     // The data pattern is per worker in the engine (one write buffer); IOmeter sets it per
     // worker too, so every target of a worker carries the same value.
     mapped.data_pattern = worker.targets.front().data_pattern;
+    mapped.data_reduction = worker.targets.front().data_reduction;
     if (const auto& first = worker.targets.front(); first.network) {
       if (worker.targets.size() != 1) {
         return fail(Error(ErrorCode::unsupported, "worker \"" + worker.name +
@@ -189,8 +191,10 @@ class Session {
         last_report = now;
         reply(request, protocol::PrepareProgress{target.path, done.count(), total.count()});
       };
-      const auto prepared = targets::prepare_test_file(target.path, file_options, options_.policy,
-                                                       workload::make_prepare_filler(target.data_pattern, target.seed),
+      auto filler = workload::make_prepare_filler(target.data_pattern, target.data_reduction, target.seed,
+                                                  target_content_key(target.path), target.size_bytes);
+      if (!filler) return refuse(request, filler.error());
+      const auto prepared = targets::prepare_test_file(target.path, file_options, options_.policy, std::move(*filler),
                                                        progress, cancel.get_token());
       if (!prepared) return refuse(request, prepared.error());
       if (prepared->outcome == targets::PrepareOutcome::cancelled) return;

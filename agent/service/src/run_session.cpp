@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 
+#include "iomark/common/host_name.hpp"
 #include "iomark/common/seed.hpp"
 #include "iomark/engine/engine_choice_cache.hpp"
 #include "iomark/engine/engines.hpp"
@@ -102,6 +103,10 @@ Result<std::shared_ptr<VerifiedTarget>> verified_target(
 
 }  // namespace
 
+std::uint64_t target_content_key(std::string_view path) {
+  return workload::content_key_of(local_host_name() + ":" + std::string(path));
+}
+
 Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& assignment,
                                                         const targets::SafetyPolicy& policy,
                                                         const PrepareNotice& notice,
@@ -126,7 +131,7 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
       continue;
     }
     WorkerSlot slot{worker, {}, nullptr, nullptr, {}};
-    WorkerOptions options{worker.name, worker.cpu, worker.spec, worker.data_pattern, {}};
+    WorkerOptions options{worker.name, worker.cpu, worker.spec, worker.data_pattern, worker.data_reduction, {}};
     std::uint32_t queue_depth = 0;
     for (const auto& target : worker.targets) {
       const auto authorized = targets::authorize_target(target.path, targets::AccessMode::read_write, policy);
@@ -147,8 +152,10 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
           }
           if (notice) notice("preparing the test file in " + path);
           const auto seed = target.seed.value_or(worker.fixed_seed.value_or(fresh_seed(seed_index)));
-          auto prepared = targets::prepare_test_file(path, file_options, policy,
-                                                     workload::make_prepare_filler(worker.data_pattern, seed), progress);
+          auto filler = workload::make_prepare_filler(worker.data_pattern, worker.data_reduction, seed,
+                                                      target_content_key(target.path), target.test_file_bytes);
+          if (!filler) return fail(in_worker(worker, filler.error()));
+          auto prepared = targets::prepare_test_file(path, file_options, policy, std::move(*filler), progress);
           if (!prepared) return fail(in_worker(worker, prepared.error()));
           known = prepared_test_files.emplace(path, prepared->path).first;
         }
@@ -166,7 +173,7 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
       setup.seed = target.seed.value_or(worker.fixed_seed.value_or(fresh_seed(seed_index++)));
       setup.starting_sector = target.starting_sector;
       setup.maximum_size_sectors = target.maximum_size_sectors;
-      options.targets.push_back({target.path, opened->fd(), setup});
+      options.targets.push_back({target.path, opened->fd(), setup, target_content_key(target.path)});
       if (assignment.verify) {
         auto verify = verified_target(worker, target, *opened, verified, session->verify_notes_);
         if (!verify) return fail(in_worker(worker, verify.error()));
@@ -331,6 +338,7 @@ results::ManagerResult RunSession::manager_result(const std::string& manager_nam
     worker.starting_sector = assignment.targets.front().starting_sector;
     worker.maximum_size_sectors = assignment.targets.front().maximum_size_sectors;
     worker.queue_depth = assignment.targets.front().queue_depth;
+    worker.data_pattern = access_specs::to_string(access_specs::WriteData{assignment.data_pattern, assignment.data_reduction});
     worker.engine = workers_[w].engine.engine;
     worker.engine_reason = workers_[w].engine.reason;
     for (std::size_t t = 0; t < assignment.targets.size(); ++t) {

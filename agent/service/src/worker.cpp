@@ -41,7 +41,10 @@ Result<std::unique_ptr<Worker>> Worker::create(WorkerOptions options, std::uniqu
   std::uint32_t slot_count = 0;
   std::uint32_t largest_sector = 512;
   workload::WorkerSetup setup;
-  setup.data_pattern = options.data_pattern;
+  // A reduction pattern fills each write from its pool; the workload then only draws
+  // repeating-bytes fill values, from a stream of their own, so offsets stay as IOmeter's.
+  setup.data_pattern =
+      options.data_reduction ? access_specs::DataPattern::repeating_bytes : options.data_pattern;
   std::vector<int> fds;
   for (const auto& target : options.targets) {
     if (target.verify && target.setup.starting_sector * target.setup.geometry.sector_size_bytes %
@@ -69,14 +72,28 @@ Result<std::unique_ptr<Worker>> Worker::create(WorkerOptions options, std::uniqu
   if (!buffers) return fail(buffers.error());
   if (auto registered = engine->register_targets(fds); !registered) return fail(registered.error());
 
+  std::optional<workload::ReducedDataPool> reduced_pool;
+  if (options.data_reduction) {
+    auto pool = workload::ReducedDataPool::create(*options.data_reduction);
+    if (!pool) return fail(pool.error());
+    reduced_pool = std::move(*pool);
+  }
   std::unique_ptr<Worker> worker(
       new Worker(std::move(options), std::move(engine), std::move(*workload), std::move(*buffers)));
+  if (reduced_pool) {
+    worker->reduced_pool_ = std::move(reduced_pool);
+    for (std::uint32_t t = 0; t < worker->options_.targets.size(); ++t) {
+      const auto& region = worker->workload_.region(t);
+      worker->reduced_targets_.push_back(
+          {region.start_bytes, region.length_bytes(), worker->options_.targets[t].content_key});
+    }
+  }
   // Writes of the pseudo- and full-random patterns point straight into one shared source
   // buffer, so only repeating bytes costs a fill per write.
   std::size_t pattern_bytes = 0;
-  if (worker->options_.data_pattern == access_specs::DataPattern::pseudo_random) {
+  if (setup.data_pattern == access_specs::DataPattern::pseudo_random) {
     pattern_bytes = worker->workload_.buffer_bytes();
-  } else if (worker->options_.data_pattern == access_specs::DataPattern::full_random) {
+  } else if (setup.data_pattern == access_specs::DataPattern::full_random) {
     pattern_bytes = worker->workload_.random_buffer_size();
   }
   std::vector<engine::BufferRegion> regions{worker->buffers_.region()};
@@ -86,7 +103,7 @@ Result<std::unique_ptr<Worker>> Worker::create(WorkerOptions options, std::uniqu
     if (memory == nullptr) return fail(ErrorCode::io_error, "cannot allocate the data pattern buffer");
     worker->pattern_buffer_ = {memory, std::free};
     const std::span<std::byte> data(memory, rounded);
-    if (worker->options_.data_pattern == access_specs::DataPattern::pseudo_random) {
+    if (setup.data_pattern == access_specs::DataPattern::pseudo_random) {
       worker->workload_.fill_pseudo_random_buffer(data.first(pattern_bytes));
     } else {
       workload::fill_full_random(data, worker->workload_.worker_seed());
@@ -237,6 +254,10 @@ void Worker::issue_ready_slots(std::uint64_t now_ns) noexcept {
 }
 
 std::byte* Worker::write_source(const workload::PlannedIo& io) noexcept {
+  if (reduced_pool_) {
+    reduced_pool_->fill(buffers_.slot_span(io.slot).first(io.size_bytes), io.offset_bytes, reduced_targets_[io.target]);
+    return buffers_.slot(io.slot);
+  }
   switch (options_.data_pattern) {
     case access_specs::DataPattern::repeating_bytes:
       workload::fill_repeating(buffers_.slot_span(io.slot).first(io.size_bytes), io.fill_byte);

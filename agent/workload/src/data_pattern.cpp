@@ -7,13 +7,6 @@
 namespace iomark::workload {
 namespace {
 
-constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 void fill_splitmix(std::span<std::byte> buffer, std::uint64_t& state) noexcept {
   std::size_t i = 0;
   for (; i + sizeof(std::uint64_t) <= buffer.size(); i += sizeof(std::uint64_t)) {

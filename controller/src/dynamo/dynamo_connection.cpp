@@ -312,6 +312,13 @@ Result<void> DynamoConnection::assign(const protocol::Assignment& assignment) {
                           "Dynamo '" + peer_.name + "' does not report a target '" + assigned.path + "'")
                         .in_field("path"));
       }
+      // Dynamo 1.1.0 writes only IOmeter's three patterns: refuse rather than write another.
+      if (assigned.data_reduction) {
+        return fail(Error(ErrorCode::unsupported, "Dynamo '" + peer_.name + "' cannot write the data pattern " +
+                                                      access_specs::to_string(*assigned.data_reduction) +
+                                                      " (IOmeter 1.1.0 knows repeating, pseudo-random and full-random)")
+                        .in_field("data_pattern"));
+      }
       auto target = *reported;
       target.type |= legacy::target_type::kActive;
       target.queue_depth = assigned.outstanding_ios;

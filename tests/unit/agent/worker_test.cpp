@@ -54,7 +54,7 @@ WorkerOptions options_for(const TempFile& file, const char* spec_name, std::uint
   setup.geometry = {size, 512};
   setup.queue_depth = queue_depth;
   setup.seed = 42;
-  options.targets.push_back({file.path(), file.fd(), setup});
+  options.targets.push_back({file.path(), file.fd(), setup, 1});
   return options;
 }
 
@@ -167,6 +167,34 @@ TEST(Worker, RealIoOnAFileThroughEveryKernelEngine) {
     EXPECT_EQ(counters.bytes_written, counters.writes.count * 4096);
     EXPECT_EQ(counters.latency.count(), counters.writes.count);
   }
+}
+
+// The reduction patterns reach the target: after sequential writes over the whole file, every
+// byte is what the pool makes for its offset (so compression and dedupe follow, as tested in
+// workload_tests and against zram).
+TEST(Worker, WritesCarryTheReductionPatternsBytesForTheirOffset) {
+  constexpr std::uint64_t kSize = 1ULL << 20;
+  TempFile file(kSize);
+  ASSERT_GE(file.fd(), 0);
+  auto options = options_for(file, "4K random write", 4, kSize);
+  options.spec.lines = {access_specs::AccessSpecLine{65536, 100, 0, 0, 0, 1, 0, 0}};  // 64 KiB sequential writes
+  const access_specs::DataReduction reduction{2.0, 4.0, 8192};
+  options.data_pattern = access_specs::DataPattern::full_random;
+  options.data_reduction = reduction;
+  const std::uint64_t key = options.targets[0].content_key;
+  auto worker = make_worker(std::move(options), engine::EngineKind::sync, 4);
+  ASSERT_TRUE(worker->start().has_value());
+  std::this_thread::sleep_for(200ms);
+  worker->stop();
+  ASSERT_FALSE(worker->failure().has_value());
+
+  std::vector<std::byte> written(kSize);
+  ASSERT_EQ(::pread(file.fd(), written.data(), kSize, 0), static_cast<ssize_t>(kSize));
+  const auto pool = workload::ReducedDataPool::create(reduction);
+  ASSERT_TRUE(pool);
+  std::vector<std::byte> expected(kSize);
+  pool->fill(expected, 0, {0, kSize, key});
+  EXPECT_TRUE(written == expected) << "the file holds other bytes than the pattern's";
 }
 
 TEST(Worker, ReadsPastTheEndAreErrorsNotSuccesses) {

@@ -159,7 +159,16 @@ TEST(Hostile, AssignmentFields) {
              m.workers[0].targets[0].starting_sector = UINT64_MAX - 5;
            }},
           {"assignment.workers[0].targets[0].data_pattern", kRange,
+           [](Assignment& m) { m.workers[0].targets[0].data_pattern = static_cast<DataPattern>(5); }},
+          // Wire value 4 is DATA_PATTERN_REDUCTION, which needs its DataReduction message.
+          {"assignment.workers[0].targets[0].data_reduction", kRange,
            [](Assignment& m) { m.workers[0].targets[0].data_pattern = static_cast<DataPattern>(3); }},
+          {"assignment.workers[0].targets[1].data_reduction", kRange,
+           [](Assignment& m) { m.workers[0].targets[1].data_reduction->compress_ratio = 0.5; }},
+          {"assignment.workers[0].targets[1].data_reduction", kRange,
+           [](Assignment& m) { m.workers[0].targets[1].data_reduction->dedupe_unit_bytes = 6000; }},
+          {"assignment.workers[0].targets[1].data_reduction.iometer_pattern", kRange,
+           [](Assignment& m) { m.workers[0].targets[1].data_pattern = static_cast<DataPattern>(7); }},
           {"assignment.workers[0].targets[0].transactions_per_connection", kRange,
            [](Assignment& m) { m.workers[0].targets[0].transactions_per_connection = 1U << 31; }},
           {"assignment.workers[0].spec.lines", kRange, [](Assignment& m) { m.workers[0].spec.lines.clear(); }},
@@ -179,7 +188,7 @@ TEST(Hostile, AssignmentFields) {
 
 TEST(Hostile, RunControlFields) {
   expect_rejections<PrepareTargets>(
-      PrepareTargets{{{"/data/iobw.tst", 1, access_specs::DataPattern::repeating_bytes, 1}}},
+      PrepareTargets{{{"/data/iobw.tst", 1, access_specs::DataPattern::repeating_bytes, std::nullopt, 1}}},
       {
           {"prepare_targets.targets", kRange, [](PrepareTargets& m) { m.targets.clear(); }},
           {"prepare_targets.targets[0].path", kRange, [](PrepareTargets& m) { m.targets[0].path.clear(); }},

@@ -82,22 +82,25 @@ Assignment sample_assignment() {
   first.cpu = 3;
   first.spec = sample_spec();
   first.targets = {
-      {"/dev/sdb", 16, 2'000'000, 2048, access_specs::DataPattern::full_random, 0xdeadbeefcafef00d, true, 7},
-      {"/data/iobw.tst", 4, 0, 0, access_specs::DataPattern::pseudo_random, 99, false, 1, true, "/var/lib/j"},
+      {"/dev/sdb", 16, 2'000'000, 2048, access_specs::DataPattern::full_random, std::nullopt, 0xdeadbeefcafef00d,
+       true, 7, std::nullopt, false, ""},
+      {"/data/iobw.tst", 4, 0, 0, access_specs::DataPattern::pseudo_random, access_specs::DataReduction{2.5, 3.0, 8192},
+       99, false, 1, std::nullopt, true, "/var/lib/j"},
   };
   WorkerAssignment second;
   second.name = "Worker 2";
   second.spec = sample_spec();
   second.spec.name = "Other";
   second.spec.default_assignment = access_specs::DefaultAssignment::none;
-  second.targets = {{"/dev/nvme0n1", 1, 10, 20, access_specs::DataPattern::repeating_bytes, 1, false, 1}};
+  second.targets = {{"/dev/nvme0n1", 1, 10, 20, access_specs::DataPattern::repeating_bytes, std::nullopt, 1, false, 1,
+                     std::nullopt, false, ""}};
   WorkerAssignment network;
   network.name = "Worker 3";
   network.spec = sample_spec();
   NetworkEndpoint endpoint{NetworkRole::client, "10.0.0.5", "10.0.0.9", 40123, {}, "db2:10.0.0.5 >> db1:10.0.0.9"};
   endpoint.pair_secret[0] = std::byte{7};
   endpoint.pair_secret[31] = std::byte{0xFF};
-  network.targets = {{"", 1, 0, 0, access_specs::DataPattern::repeating_bytes, 77, true, 5, endpoint}};
+  network.targets = {{"", 1, 0, 0, access_specs::DataPattern::repeating_bytes, std::nullopt, 77, true, 5, endpoint, false, ""}};
   assignment.workers = {first, second, network};
   return assignment;
 }
@@ -146,8 +149,8 @@ std::vector<Envelope> every_message() {
                   Error(ErrorCode::not_found, "no such target").in_field("assignment.workers[0]").at({"plan.icf", 12})},
       sample_inventory(),
       sample_assignment(),
-      PrepareTargets{{{"/data/iobw.tst", 1'073'741'824, access_specs::DataPattern::pseudo_random, 7},
-                      {"/scratch/iobw.tst", 0, access_specs::DataPattern::full_random, 8}}},
+      PrepareTargets{{{"/data/iobw.tst", 1'073'741'824, access_specs::DataPattern::pseudo_random, std::nullopt, 7},
+                      {"/scratch/iobw.tst", 0, access_specs::DataPattern::full_random, access_specs::DataReduction{2.0, 1.0, 4096}, 8}}},
       PrepareProgress{"/data/iobw.tst", 536'870'912, 1'073'741'824},
       PhaseCommand{42, Phase::record_off},
       sample_sample(),

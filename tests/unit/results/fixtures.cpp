@@ -119,6 +119,7 @@ RunResults mixed_run(std::uint32_t access_index, std::uint32_t cycling_step) {
   w1.starting_sector = 2048;
   w1.engine = "linux-aio";
   w1.engine_reason = "linux-aio at depth 8: 168 K IOPS, 2.70 \xC2\xB5s CPU/IO";
+  w1.data_pattern = "compress:2,dedupe:3";
   WorkerResult w2 = disk_worker("Worker 2", 20s, {uniform_target("sdc", 0, 4000, 65536, 1'500'000)});
   w2.spec_name = "Spec B";
   w2.targets[0].counters.write_errors = 1;

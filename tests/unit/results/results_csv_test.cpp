@@ -39,14 +39,14 @@ constexpr std::string_view kExampleHeader =
     "Packets/Second,Packet Errors,Segments Retransmitted/Second,0 to 50 uS,50 to 100 uS,"
     "100 to 200 uS,200 to 500 uS,0.5 to 1 mS,1 to 2 mS,2 to 5 mS,5 to 10 mS,10 to 15 mS,"
     "15 to 20 mS,20 to 30 mS,30 to 50 mS,50 to 100 mS,100 to 200 mS,200 to 500 mS,0.5 to 1 S,"
-    "1 to 2 s,2 to 4.7 s,4.7 to 5 s,5 to 10 s, >= 10 s";
+    "1 to 2 s,2 to 4.7 s,4.7 to 5 s,5 to 10 s, >= 10 s,iomark Data Pattern";
 constexpr std::string_view kExampleAll =
     "ALL,All,4 KiB aligned; 50% Read; 100% random,1,1,1,10000.000000,6700.000000,3300.000000,"
     "39.062500,26.171875,12.890625,40.960000,27.443200,13.516800,10000.000000,0.000000,"
     "1.633000,1.600000,1.700000,1.633000,0.000000,31.000000,25.000000,31.000000,31.000000,"
     "0.000000,0,0,0,1646592000,811008000,402000,198000,0,-1,,,,,,,,,,0,0,16,11.000000,4.000000,"
     "7.000000,0.000000,0.000000,,21000.000000,909.090909,12.500000,0.000000,0.000000,0,0,0,"
-    "41000,120000,201000,160000,52000,17000,6000,2200,600,150,40,10,0,0,0,0,0,0";
+    "41000,120000,201000,160000,52000,17000,6000,2200,600,150,40,10,0,0,0,0,0,0,";
 constexpr std::string_view kExampleManager =
     "MANAGER,hostA,4 KiB aligned; 50% Read; 100% random,,1,1,10000.000000,6700.000000,"
     "3300.000000,39.062500,26.171875,12.890625,40.960000,27.443200,13.516800,10000.000000,"
@@ -55,7 +55,7 @@ constexpr std::string_view kExampleManager =
     "807839999999,2351519999999,0,60000000,74400000,74400000,0,144000000000,0,0,16,11.000000,"
     "4.000000,7.000000,0.000000,0.000000,2400000000.000000,21000.000000,909.090909,12.500000,"
     "0.000000,0.000000,0,0,0,41000,120000,201000,160000,52000,17000,6000,2200,600,150,40,10,0,"
-    "0,0,0,0,0";
+    "0,0,0,0,0,";
 constexpr std::string_view kExampleCpu0 =
     "PROCESSOR,CPU 0,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,12.500000,4.500000,8.000000,"
     "0.000000,0.000000,2400000000.000000,21000.000000,,,,";
@@ -69,14 +69,14 @@ constexpr std::string_view kExampleWorker =
     "31.000000,0.000000,0,0,0,1646592000,811008000,402000,198000,0,-1,1543680000000,"
     "807839999999,2351519999999,0,60000000,74400000,74400000,0,144000000000,0,0,16,,,,,,"
     "2400000000.000000,,,,,,0,0,0,41000,120000,201000,160000,52000,17000,6000,2200,600,150,40,"
-    "10,0,0,0,0,0,0";
+    "10,0,0,0,0,0,0,";
 constexpr std::string_view kExampleDisk =
     "DISK,sdb,,,,,10000.000000,6700.000000,3300.000000,39.062500,26.171875,12.890625,40.960000,"
     "27.443200,13.516800,10000.000000,0.000000,1.633000,1.600000,1.700000,1.633000,0.000000,"
     "31.000000,25.000000,31.000000,31.000000,0.000000,0,0,0,1646592000,811008000,402000,198000,"
     "0,-1,1543680000000,807839999999,2351519999999,0,60000000,74400000,74400000,0,144000000000,"
     "0,0,16,,,,,,2400000000.000000,,,,,,0,0,0,41000,120000,201000,160000,52000,17000,6000,2200,"
-    "600,150,40,10,0,0,0,0,0,0";
+    "600,150,40,10,0,0,0,0,0,0,";
 
 // The columns where a nanosecond timer necessarily differs from the example's 2.4 GHz tick
 // counter: the raw tick columns (37-45) and Processor Speed (54). The values follow from the
@@ -118,7 +118,7 @@ std::vector<std::string> row_types(const std::string& block) {
 
 TEST(ResultsCsvHeader, IsIometers80ColumnHeader) {
   EXPECT_EQ(results_csv_header(), kExampleHeader);
-  EXPECT_EQ(split_csv(results_csv_header()).size(), kResultsColumnCount);
+  EXPECT_EQ(split_csv(results_csv_header()).size(), kResultsCsvColumnCount);
 }
 
 TEST(ResultsCsvExample, ReproducesTheSpecExampleColumnForColumn) {
@@ -152,7 +152,7 @@ TEST(ResultsCsvExample, RowShapes) {
   const std::vector<std::string> lines = split_lines(format_results_block(example_run(), RecordResults::all));
   ASSERT_EQ(lines.size(), 10u);
   const std::map<std::string, std::size_t> expected_fields = {
-      {"ALL", 80}, {"MANAGER", 80}, {"PROCESSOR", 59}, {"WORKER", 80}, {"DISK", 80}};
+      {"ALL", 81}, {"MANAGER", 81}, {"PROCESSOR", 59}, {"WORKER", 81}, {"DISK", 81}};
   for (std::size_t i = 2; i < 8; ++i) {
     const std::vector<std::string> fields = split_csv(lines[i]);
     EXPECT_EQ(fields.size(), expected_fields.at(fields[0])) << lines[i].substr(0, 20);
@@ -214,6 +214,27 @@ std::map<std::string, std::vector<std::string>> rows_by_name(const std::string& 
     if (fields.size() >= 59 && line.front() != '\'') rows.emplace(fields[0] + ":" + fields[1], std::move(fields));
   }
   return rows;
+}
+
+TEST(ResultsCsv, TheIomarkDataPatternColumnFollowsIometersEighty) {
+  const std::string block = format_results_block(mixed_run(0, 0), RecordResults::all);
+  const auto header = split_csv(std::string(results_csv_header()));
+  ASSERT_EQ(header.size(), kResultsColumnCount + 1);
+  EXPECT_EQ(header[kResultsColumnCount - 1], " >= 10 s");  // IOmeter's 80 stay where they were
+  EXPECT_EQ(header[kResultsColumnCount], "iomark Data Pattern");
+  auto rows = rows_by_name(block);
+  // The pattern's comma would shift columns, so it is written as a space.
+  EXPECT_EQ(rows.at("WORKER:Worker 1")[80], "compress:2 dedupe:3");
+  EXPECT_EQ(rows.at("DISK:sdb")[80], "compress:2 dedupe:3");
+  EXPECT_EQ(rows.at("DISK:sdc")[80], "");       // Worker 2: not known
+  EXPECT_EQ(rows.at("MANAGER:hostA")[80], "compress:2 dedupe:3");  // the only disk worker that says
+  EXPECT_EQ(rows.at("MANAGER:hostB")[80], "");  // a network worker writes no data pattern
+  // A reader that goes by captions finds IOmeter's columns and iomark's.
+  const auto read = read_results_csv(format_series_header(SeriesInfo{}) + block, "ours.csv");
+  ASSERT_TRUE(read) << read.error().describe();
+  const auto& run = read->front().runs.front();
+  EXPECT_EQ(run.columns.size(), kResultsColumnCount + 1);
+  EXPECT_EQ(run.find_row("WORKER")->value("iomark Data Pattern"), "compress:2 dedupe:3");
 }
 
 TEST(ResultsCsv, ValuesThatDifferBetweenWorkersAreAmbiguous) {
@@ -309,7 +330,7 @@ TEST(ResultsCsv, NamesCannotBreakTheLayout) {
   const std::string block = format_results_block(run, RecordResults::all);
   for (const std::string& line : split_lines(block)) {
     const std::size_t fields = split_csv(line).size();
-    EXPECT_TRUE(fields == 1 || fields == 59 || fields == 80) << line;
+    EXPECT_TRUE(fields == 1 || fields == 59 || fields == 81) << line;
   }
   const auto rows = rows_by_name(block);
   EXPECT_TRUE(rows.contains("MANAGER:host A"));

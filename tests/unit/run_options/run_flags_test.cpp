@@ -64,6 +64,19 @@ TEST(RunFlags, EveryFrontEndAcceptsTheSameValues) {
   }
 }
 
+TEST(RunFlags, DataPatternTakesIometersNamesAndReductionPatterns) {
+  for (const auto front_end : kFrontEnds) {
+    for (const std::string pattern : {"repeating", "pseudo-random", "compress:2", "dedupe:3/8k", "compress:1.5,dedupe:2"}) {
+      const auto parsed = parse(front_end, {"--data-pattern", pattern});
+      EXPECT_EQ(parsed.refusal, "") << pattern;
+      EXPECT_EQ(parsed.flags.data_pattern, pattern);
+    }
+    for (const std::string pattern : {"zeros", "compress:0.5", "dedupe:2/3k"}) {
+      EXPECT_NE(parse(front_end, {"--data-pattern", pattern}).refusal, "") << pattern;
+    }
+  }
+}
+
 // Values just inside and just outside each limit: the same verdict and the same message on
 // every front end, the limits those of the field descriptors.
 TEST(RunFlags, LimitsComeFromTheFieldDescriptorsAndRefuseAlike) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "iomark/access_specs/access_spec.hpp"
+#include "iomark/access_specs/data_reduction.hpp"
 #include "iomark/common/result.hpp"
 
 namespace iomark::access_specs {
@@ -122,6 +123,9 @@ struct Worker {
   std::uint64_t maximum_disk_size_sectors{0};  // 0 = whole target
   std::uint64_t starting_sector{0};
   DataPattern data_pattern{DataPattern::repeating_bytes};
+  // iomark's extension (an `.icf` extension line): when set, writes carry this and
+  // data_pattern is only what IOmeter itself reads.
+  std::optional<DataReduction> data_reduction;
   std::string local_network_interface;              // network workers only
   std::optional<std::uint32_t> vi_outstanding_ios;  // VI workers only
   // Spec names in run order (duplicates allowed); nullopt = the file had no such block.
@@ -178,6 +182,25 @@ struct TestPlan {
 [[nodiscard]] std::optional<StepType> parse_step_type(std::string_view literal) noexcept;
 // The command lines' names of data patterns: "repeating", "pseudo-random", "full-random".
 [[nodiscard]] std::optional<DataPattern> parse_data_pattern(std::string_view name) noexcept;
+// What a write carries: one of IOmeter's patterns, or a reduction pattern. With a reduction,
+// `pattern` is only what IOmeter itself gets (the `.icf` number, a Dynamo 1.1.0): the
+// generator writes the reduction data.
+struct WriteData {
+  DataPattern pattern{DataPattern::repeating_bytes};
+  std::optional<DataReduction> reduction;
+  friend bool operator==(const WriteData&, const WriteData&) = default;
+};
+
+// The IOmeter pattern a reduction pattern falls back to where only IOmeter's three exist:
+// full random, the one that never flatters a reducing array.
+inline constexpr DataPattern kReductionFallbackPattern = DataPattern::full_random;
+
+// `--data-pattern`: "repeating", "pseudo-random", "full-random" or a reduction pattern (whose
+// `pattern` is kReductionFallbackPattern). Errors name the field "--data-pattern".
+[[nodiscard]] Result<WriteData> parse_write_data(std::string_view text);
+// The inverse: the IOmeter name, or the reduction's text.
+[[nodiscard]] std::string to_string(const WriteData& data);
+
 // WHOLE_TEST, LAST_UPDATE.
 [[nodiscard]] std::string_view to_string(UpdateType type) noexcept;
 [[nodiscard]] std::optional<UpdateType> parse_update_type(std::string_view literal) noexcept;

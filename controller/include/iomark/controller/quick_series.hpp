@@ -25,6 +25,7 @@ struct QuickSeriesOptions {
   bool buffered{false};
   std::uint64_t test_file_bytes{};  // size of iobw.tst in a directory target
   access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
+  std::optional<access_specs::DataReduction> data_reduction;  // set: writes carry it instead
   std::optional<std::uint64_t> seed;  // fixed seed; nullopt = fresh per run
   std::string description;
   // --network-pair: TCP pairs run beside the targets' workers in every run (the targets may

@@ -265,6 +265,9 @@ struct TargetAssignment {
   std::uint64_t maximum_size_sectors{0};  // 0 = the whole target
   std::uint64_t starting_sector{0};       // maximum + starting must not overflow
   access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
+  // Set: the writes carry this reduction pattern (data_pattern is then only IOmeter's number).
+  // On the wire data_pattern becomes DATA_PATTERN_REDUCTION, which older agents refuse.
+  std::optional<access_specs::DataReduction> data_reduction;
   std::uint64_t seed{};  // the target's random seed; the controller picks it, fixed or not
   bool test_connection_rate{false};
   std::uint32_t transactions_per_connection{1};  // the field descriptor's range
@@ -299,6 +302,7 @@ struct PrepareTarget {
   std::string path;  // absolute
   std::uint64_t size_bytes{};  // 0 = until the file system is full
   access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
+  std::optional<access_specs::DataReduction> data_reduction;  // as in TargetAssignment
   std::uint64_t seed{};
   friend bool operator==(const PrepareTarget&, const PrepareTarget&) = default;
 };

@@ -46,10 +46,15 @@ struct CsvOptions {
   std::string version{"1.1.0"};  // the `'Version` line; 1.1.0 tells readers the 80-column layout
 };
 
-inline constexpr std::size_t kResultsColumnCount = 80;
+inline constexpr std::size_t kResultsColumnCount = 80;  // IOmeter 1.1.0's columns
+// iomark's columns after IOmeter's 80 (docs/results-format.md): parsers that read IOmeter's
+// columns by caption or position read the same values; the one added is
+// "iomark Data Pattern" (Summary::data_pattern).
+inline constexpr std::size_t kIomarkColumnCount = 1;
+inline constexpr std::size_t kResultsCsvColumnCount = kResultsColumnCount + kIomarkColumnCount;
 inline constexpr std::size_t kProcessorRowFieldCount = 59;
 
-// The header line (without line end): `'Target Type,Target Name,...,5 to 10 s, >= 10 s`.
+// The header line (without line end): `'Target Type,Target Name,...,5 to 10 s, >= 10 s,iomark Data Pattern`.
 [[nodiscard]] std::string_view results_csv_header() noexcept;
 
 // `'Test Type,Test Description` ... `'Time Stamp` + the series start time.

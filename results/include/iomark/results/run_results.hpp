@@ -60,6 +60,9 @@ struct WorkerResult {
   std::string engine_reason;
   bool test_connection_rate{false};
   std::uint32_t transactions_per_connection{1};
+  // What its writes carried, in --data-pattern's words ("full-random", "compress:2,dedupe:3");
+  // empty when unknown (files that predate it).
+  std::string data_pattern;
   // Active targets only, in the order assigned. A network client worker holds the one
   // network target whose traffic it reports.
   std::vector<TargetResult> targets;

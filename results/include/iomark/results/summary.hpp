@@ -67,6 +67,9 @@ struct Summary {
   // ALL, MANAGER: the spec every worker below ran, empty if they differ. WORKER and target:
   // the worker's spec.
   std::string spec_name;
+  // The data pattern every disk worker below wrote (WorkerResult::data_pattern), empty if they
+  // differ or none is known: results.csv's iomark column.
+  std::string data_pattern;
 
   // Settings every worker below shares; nullopt when they differ (results.csv writes -1 or
   // 18446744073709551615, iometer-spec §8.1-6).

@@ -56,10 +56,16 @@ struct WorkerAssignment {
   std::optional<std::uint32_t> cpu;
   access_specs::AccessSpec spec;
   access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
+  std::optional<access_specs::DataReduction> data_reduction;  // set: writes carry it instead
   std::optional<std::uint64_t> fixed_seed;  // nullopt = a fresh seed per run, as IOmeter
   std::vector<TargetAssignment> targets;  // disk workers
   std::optional<NetworkTarget> network{};  // network workers (then `targets` is empty)
 };
+
+// The reduction patterns' content family of a target on this host: of the host name and the
+// path as the assignment names it, so every worker and run writes a unit the same way and
+// another host's /dev/sdb (another LUN of the same array) never shares its content.
+[[nodiscard]] std::uint64_t target_content_key(std::string_view path);
 
 // nullopt = choose per worker: probe, then calibrate on the worker's first target.
 using EngineChoice = std::optional<engine::EngineSpec>;

@@ -31,6 +31,7 @@
 #include "iomark/agent/verified_target.hpp"
 #include "iomark/engine/buffer_pool.hpp"
 #include "iomark/engine/io_engine.hpp"
+#include "iomark/workload/reduced_data.hpp"
 #include "iomark/workload/worker_workload.hpp"
 
 namespace iomark::agent {
@@ -39,6 +40,8 @@ struct WorkerTarget {
   std::string name;  // for results: the path the user named
   int fd{-1};        // opened by the caller, kept open until the worker is destroyed
   workload::TargetSetup setup;
+  // The reduction patterns' content family (workload::ReducedTarget::content_key).
+  std::uint64_t content_key{};
   // --verify: the target's shared journal state; null when this run does not verify. Every
   // write is then stamped block by block and every read checked (verify_block.hpp).
   std::shared_ptr<VerifiedTarget> verify{};
@@ -49,6 +52,8 @@ struct WorkerOptions {
   std::optional<std::uint32_t> cpu;  // pin the thread to this CPU; nullopt = not pinned
   access_specs::AccessSpec spec;
   access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
+  // Set: writes carry this reduction pattern instead of data_pattern.
+  std::optional<access_specs::DataReduction> data_reduction;
   std::vector<WorkerTarget> targets;
 };
 
@@ -130,6 +135,8 @@ class Worker {
   workload::WorkerWorkload workload_;
   engine::BufferPool buffers_;
   std::unique_ptr<std::byte, void (*)(void*)> pattern_buffer_{nullptr, nullptr};  // pseudo/full random data
+  std::optional<workload::ReducedDataPool> reduced_pool_;  // reduction patterns only
+  std::vector<workload::ReducedTarget> reduced_targets_;   // per target, with reduced_pool_
   std::vector<SlotState> slots_;
   std::vector<engine::IoRequest> batch_;
   std::vector<engine::IoCompletion> completions_;

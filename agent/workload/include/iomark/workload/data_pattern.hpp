@@ -17,6 +17,15 @@ namespace iomark::workload {
 // Dynamo's RANDOM_BUFFER_SIZE: the full-random source buffer, 16 MiB.
 inline constexpr std::size_t kRandomBufferBytes = std::size_t{16} << 20;
 
+// splitmix64: the next 64-bit value of a fast, well-mixed sequence over `state` (the generator
+// behind full random and the reduction patterns' pool and content words).
+[[nodiscard]] constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
 // Repeating bytes: before each write the whole transfer is set to one byte value.
 void fill_repeating(std::span<std::byte> buffer, std::byte value) noexcept;
 

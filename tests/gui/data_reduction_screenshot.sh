@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# docs/screenshots/disk-targets-data-reduction.png: the Disk Targets page of a worker whose
+# plan asks for compress:2,dedupe:3 (an .icf with an 'IOMARK EXTENSIONS section), under Xvfb.
+#   tests/gui/data_reduction_screenshot.sh [BUILD_DIR]   (default build/release; needs iomark-gui)
+# Needs Xvfb, scrot and xdotool (screenshots.sh installs them).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build/release}
+work=$(mktemp -d /var/tmp/iomark-shots.XXXXXX)
+xvfb_pid= gui_pid=
+cleanup() {
+  local pid
+  for pid in $gui_pid $xvfb_pid; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+sed -n '/^Version 1.1.0/,/^ICF$/p' tests/gui/screenshots.sh | sed '$d' | sed "s|\$work|$work|" |
+  sed 's|^\t16384,0,0$|\t16384,0,2|' |
+  sed '$d' >"$work/plan.icf"
+cat >>"$work/plan.icf" <<'ICF'
+'IOMARK EXTENSIONS =============================================================
+'Data reduction,manager,worker,pattern
+	1,1,compress:2,dedupe:3
+'END iomark extensions
+Version 1.1.0
+ICF
+display=99
+while [[ -e /tmp/.X11-unix/X$display || -e /tmp/.X$display-lock ]]; do display=$((display + 1)); done
+Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+xvfb_pid=$!
+export DISPLAY=":$display"
+for _ in $(seq 50); do [[ -e /tmp/.X11-unix/X$display ]] && break; sleep 0.1; done
+"$build/controller-gui/iomark-gui" --no-listen "$work/plan.icf" >"$work/gui.log" 2>&1 &
+gui_pid=$!
+window=$(xdotool search --sync --onlyvisible --name 'iomark' | head -1)
+xdotool windowmove "$window" 0 0 windowsize "$window" 1600 1000 windowfocus --sync "$window"
+sleep 1
+xdotool key --clearmodifiers ctrl+l && sleep 3   # Start Local Agent: the plan's manager pairs with it
+xdotool key --clearmodifiers alt+t && sleep 1    # Disk Targets
+xdotool mousemove 70 97 click 1 && sleep 1       # Worker 1 in the topology
+scrot --overwrite docs/screenshots/disk-targets-data-reduction.png
+echo "docs/screenshots/disk-targets-data-reduction.png"
