@@ -98,6 +98,30 @@ class Listener {
 [[nodiscard]] Result<std::unique_ptr<protocol::Connection>> dial(const HostPort& peer, const SessionConfig& config,
                                                                  std::stop_token stop = {});
 
+// One I/O thread that many dialled connections share, for a process that holds hundreds of
+// connections (a simulated fleet of agents): dial() starts a thread per connection, which
+// costs a thread stack each. The thread ends when this handle and every connection dialled
+// on it are gone. Copyable; copies share the thread.
+class SharedIoThread {
+ public:
+  // Errors: io_error when the thread cannot be started.
+  [[nodiscard]] static Result<SharedIoThread> start();
+
+ private:
+  explicit SharedIoThread(std::shared_ptr<detail::IoThread> io) noexcept : io_(std::move(io)) {}
+  friend void dial_async(const HostPort& peer, const SessionConfig& config, const SharedIoThread& io,
+                         std::function<void(Result<std::unique_ptr<protocol::Connection>>)> done);
+  std::shared_ptr<detail::IoThread> io_;
+};
+
+// dial() without waiting, on a shared thread: returns at once, and `done` is called once on
+// that thread with the established connection or the error dial() would have returned (a
+// failed session first hands its last words to the peer, as in dial()). `done` must hand the
+// connection to another thread rather than destroy it there: destroying a connection waits
+// for its close on the I/O thread. Many dials may be under way at once (a login storm).
+void dial_async(const HostPort& peer, const SessionConfig& config, const SharedIoThread& io,
+                std::function<void(Result<std::unique_ptr<protocol::Connection>>)> done);
+
 // How long to wait between attempts: initial, then doubling up to maximum.
 struct BackoffPolicy {
   Nanoseconds initial{std::chrono::milliseconds(500)};
