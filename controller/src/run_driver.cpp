@@ -32,11 +32,17 @@ Result<results::RunResults> RunDriver::run(const RunPlan& plan, std::size_t inde
   errors_noticed_.clear();
   run_plan_ = &plan;
   if (auto prepared = prepare(plan); !prepared) return fail(prepared.error());
+  // Every assignment goes out before any acknowledgement is awaited, as the phase commands
+  // do: with a thousand managers, one round trip after another would take seconds.
+  std::vector<std::uint64_t> assignments;
   for (const auto& manager : plan.managers) {
     auto assignment = manager.assignment;
     assignment.run_id = run_id;
-    if (auto sent = expect_ack(manager.manager, std::move(assignment), ns(kReplyTimeout)); !sent) return fail(sent.error());
+    auto id = links_[manager.manager]->send(std::move(assignment));
+    if (!id) return fail(id.error());
+    assignments.push_back(*id);
   }
+  if (auto acked = await_acks(plan, assignments, "assignment"); !acked) return fail(acked.error());
   for (auto phase : {protocol::Phase::start, protocol::Phase::begin_io}) {
     if (auto done = command_all(plan, run_id, phase); !done) return fail(done.error());
   }
@@ -126,13 +132,6 @@ Error RunDriver::unexpected(std::size_t manager, const protocol::Message& messag
                                            std::string(wanted));
 }
 
-Result<void> RunDriver::expect_ack(std::size_t manager, protocol::Message request, Nanoseconds timeout) {
-  auto reply = links_[manager]->request(std::move(request), timeout, push_handler(manager));
-  if (!reply) return fail(reply.error());
-  if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
-  return {};
-}
-
 // Sends the phase to every manager before awaiting any acknowledgement, so all managers
 // change phase together rather than one round trip after another.
 Result<void> RunDriver::command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase) {
@@ -142,33 +141,44 @@ Result<void> RunDriver::command_all(const RunPlan& plan, std::uint64_t run_id, p
     if (!id) return fail(id.error());
     ids.push_back(*id);
   }
+  return await_acks(plan, ids, "phase_command");
+}
+
+// The acknowledgements of requests sent to every manager of `plan` (ids in the same order).
+Result<void> RunDriver::await_acks(const RunPlan& plan, const std::vector<std::uint64_t>& ids, std::string_view what) {
   for (std::size_t i = 0; i < plan.managers.size(); ++i) {
     const auto manager = plan.managers[i].manager;
-    auto reply = links_[manager]->await_reply(ids[i], "phase_command", ns(kReplyTimeout), push_handler(manager));
+    auto reply = links_[manager]->await_reply(ids[i], what, ns(kReplyTimeout), push_handler(manager));
     if (!reply) return fail(reply.error());
     if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
   }
   return {};
 }
 
+// Every manager prepares its test files at the same time (a thousand one after another would
+// take a round trip each even when there is nothing to prepare); progress is shown for the
+// manager awaited, the others' waits in its connection until its turn.
 Result<void> RunDriver::prepare(const RunPlan& plan) {
+  std::vector<std::pair<std::size_t, std::uint64_t>> preparing;  // manager, request id
   for (const auto& manager : plan.managers) {
     if (manager.prepare.empty()) continue;
     observer_.notice("preparing test files on " + links_[manager.manager]->peer().describe());
+    auto id = links_[manager.manager]->send(protocol::PrepareTargets{manager.prepare});
+    if (!id) return fail(id.error());
+    preparing.emplace_back(manager.manager, *id);
+  }
+  for (const auto& [manager, id] : preparing) {
     auto last_live = Clock::time_point{};
-    auto reply = links_[manager.manager]->request(
-        protocol::PrepareTargets{manager.prepare}, ns(kPrepareTimeout), [&](const protocol::Message& message) {
-          const auto* progress = std::get_if<protocol::PrepareProgress>(&message);
-          if (progress == nullptr || Clock::now() - last_live < kLiveEvery) return;
-          last_live = Clock::now();
-          figures_.phase = LivePhase::preparing;
-          figures_.preparing = {progress->path, progress->bytes_done, progress->bytes_total};
-          observer_.live(figures_);
-        });
+    auto reply = links_[manager]->await_reply(id, "prepare_targets", ns(kPrepareTimeout), [&](const protocol::Message& message) {
+      const auto* progress = std::get_if<protocol::PrepareProgress>(&message);
+      if (progress == nullptr || Clock::now() - last_live < kLiveEvery) return;
+      last_live = Clock::now();
+      figures_.phase = LivePhase::preparing;
+      figures_.preparing = {progress->path, progress->bytes_done, progress->bytes_total};
+      observer_.live(figures_);
+    });
     if (!reply) return fail(reply.error());
-    if (!std::holds_alternative<protocol::Ack>(*reply)) {
-      return fail(unexpected(manager.manager, *reply, "an acknowledgement"));
-    }
+    if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
   }
   return {};
 }

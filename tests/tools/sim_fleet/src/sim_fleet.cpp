@@ -384,6 +384,12 @@ void SimFleet::stop() {
   if (!state_->serving.joinable()) return;
   state_->serving.request_stop();
   state_->serving.join();
+  {
+    // Dial handlers refer to the state: every one must have run before it can go. The
+    // handshake timeout bounds the wait.
+    std::unique_lock lock(state_->mutex);
+    state_->changed.wait(lock, [this] { return state_->dialling == 0; });
+  }
   state_->adopt_established();
   // Closed all first, so their lingers overlap when they are destroyed.
   for (auto& agent : state_->agents) {

@@ -44,6 +44,17 @@ namespace detail {
 class IoThread;
 }
 
+// How many incoming connections a Listener holds at once. A session being established holds
+// at most protocol::kMaxHandshakeFrameBytes plus a read buffer; beyond max_handshakes the one
+// that has waited longest is dropped (a flood of idle connections cannot lock good peers out).
+// Beyond max_waiting established connections that accept() has not taken yet, the newest are
+// refused. An agent's port keeps the defaults; a controller expecting a fleet to log in at
+// once (a login storm) raises both to the fleet's size.
+struct ListenerLimits {
+  std::size_t max_handshakes{256};
+  std::size_t max_waiting{64};
+};
+
 // Accepts connections on one address and establishes their sessions in the background,
 // many at once: a slow, hostile or broken client never holds up another one nor stops the
 // listener.
@@ -54,7 +65,8 @@ class Listener {
   // on "::" also accepts IPv4 clients where the system allows it (IPV6_V6ONLY off).
   // Errors: invalid_argument for a bad config (validate()), not_found for a name that does
   // not resolve, io_error when the address cannot be bound ("address already in use").
-  [[nodiscard]] static Result<std::unique_ptr<Listener>> open(const HostPort& address, SessionConfig config);
+  [[nodiscard]] static Result<std::unique_ptr<Listener>> open(const HostPort& address, SessionConfig config,
+                                                              ListenerLimits limits = {});
 
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
@@ -78,7 +90,8 @@ class Listener {
   //   call accept() again;
   // - or ErrorCode::not_found when nothing happened within `timeout`.
   // Failures nobody collects are bounded: only the latest 64 are kept. Established
-  // connections beyond 64 waiting for accept() are refused (the peer sees it close).
+  // connections beyond ListenerLimits::max_waiting waiting for accept() are refused (the peer
+  // sees it close).
   // Thread-safe.
   [[nodiscard]] Result<std::unique_ptr<protocol::Connection>> accept(Nanoseconds timeout);
 
