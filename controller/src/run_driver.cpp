@@ -155,30 +155,26 @@ Result<void> RunDriver::await_acks(const RunPlan& plan, const std::vector<std::u
   return {};
 }
 
-// Every manager prepares its test files at the same time (a thousand one after another would
-// take a round trip each even when there is nothing to prepare); progress is shown for the
-// manager awaited, the others' waits in its connection until its turn.
+// One manager after another: managers sharing a directory (one host, or a network file
+// system) must not create the same test file at once.
 Result<void> RunDriver::prepare(const RunPlan& plan) {
-  std::vector<std::pair<std::size_t, std::uint64_t>> preparing;  // manager, request id
   for (const auto& manager : plan.managers) {
     if (manager.prepare.empty()) continue;
     observer_.notice("preparing test files on " + links_[manager.manager]->peer().describe());
-    auto id = links_[manager.manager]->send(protocol::PrepareTargets{manager.prepare});
-    if (!id) return fail(id.error());
-    preparing.emplace_back(manager.manager, *id);
-  }
-  for (const auto& [manager, id] : preparing) {
     auto last_live = Clock::time_point{};
-    auto reply = links_[manager]->await_reply(id, "prepare_targets", ns(kPrepareTimeout), [&](const protocol::Message& message) {
-      const auto* progress = std::get_if<protocol::PrepareProgress>(&message);
-      if (progress == nullptr || Clock::now() - last_live < kLiveEvery) return;
-      last_live = Clock::now();
-      figures_.phase = LivePhase::preparing;
-      figures_.preparing = {progress->path, progress->bytes_done, progress->bytes_total};
-      observer_.live(figures_);
-    });
+    auto reply = links_[manager.manager]->request(
+        protocol::PrepareTargets{manager.prepare}, ns(kPrepareTimeout), [&](const protocol::Message& message) {
+          const auto* progress = std::get_if<protocol::PrepareProgress>(&message);
+          if (progress == nullptr || Clock::now() - last_live < kLiveEvery) return;
+          last_live = Clock::now();
+          figures_.phase = LivePhase::preparing;
+          figures_.preparing = {progress->path, progress->bytes_done, progress->bytes_total};
+          observer_.live(figures_);
+        });
     if (!reply) return fail(reply.error());
-    if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
+    if (!std::holds_alternative<protocol::Ack>(*reply)) {
+      return fail(unexpected(manager.manager, *reply, "an acknowledgement"));
+    }
   }
   return {};
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace iomark {
@@ -180,16 +181,21 @@ TEST(LatencyHistogram, RestoreRejectsInconsistentParts) {
                                          max_ns, out));  // no sample in min's bucket
 }
 
+// The non-empty buckets' indexes and counts, as the wire carries them.
+std::pair<std::vector<std::uint32_t>, std::vector<std::uint64_t>> sparse_of(const LatencyHistogram& histogram) {
+  std::pair<std::vector<std::uint32_t>, std::vector<std::uint64_t>> sparse;
+  for (std::size_t i = 0; i < LatencyHistogram::kBucketCount; ++i) {
+    if (histogram.buckets()[i] == 0) continue;
+    sparse.first.push_back(static_cast<std::uint32_t>(i));
+    sparse.second.push_back(histogram.buckets()[i]);
+  }
+  return sparse;
+}
+
 // The wire's form: the non-empty buckets only.
 TEST(LatencyHistogram, RestoreSparseRebuildsExactly) {
   const auto original = histogram_of(log_uniform_samples(5000, 13));
-  std::vector<std::uint32_t> indexes;
-  std::vector<std::uint64_t> counts;
-  for (std::size_t i = 0; i < LatencyHistogram::kBucketCount; ++i) {
-    if (original.buckets()[i] == 0) continue;
-    indexes.push_back(static_cast<std::uint32_t>(i));
-    counts.push_back(original.buckets()[i]);
-  }
+  auto [indexes, counts] = sparse_of(original);
   LatencyHistogram rebuilt = histogram_of(log_uniform_samples(10, 14));  // overwritten entirely
   ASSERT_TRUE(LatencyHistogram::restore_sparse(indexes, counts, original.legacy_bins(), original.sum_ns(),
                                                static_cast<std::uint64_t>(original.min().count()),
@@ -221,13 +227,7 @@ TEST(LatencyHistogram, RestoreRejectsBucketsOutsideMinimumAndMaximum) {
   LatencyHistogram out;
   EXPECT_FALSE(LatencyHistogram::restore(original.buckets(), original.legacy_bins(), original.sum_ns(), min_ns, max_ns,
                                          out));
-  std::vector<std::uint32_t> indexes;
-  std::vector<std::uint64_t> counts;
-  for (std::size_t i = 0; i < LatencyHistogram::kBucketCount; ++i) {
-    if (original.buckets()[i] == 0) continue;
-    indexes.push_back(static_cast<std::uint32_t>(i));
-    counts.push_back(original.buckets()[i]);
-  }
+  auto [indexes, counts] = sparse_of(original);
   EXPECT_FALSE(LatencyHistogram::restore_sparse(indexes, counts, original.legacy_bins(), original.sum_ns(), min_ns,
                                                 max_ns, out));
 }
