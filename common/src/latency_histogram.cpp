@@ -102,7 +102,14 @@ void LatencyHistogram::record(Nanoseconds latency) noexcept {
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) noexcept {
-  for (std::size_t i = 0; i < kBucketCount; ++i) buckets_[i] += other.buckets_[i];
+  // Every non-empty bucket lies between those of the minimum and the maximum (restore()
+  // refuses anything else), and real histograms span a few hundred of the 2,049 buckets: the
+  // controller merges thousands a second.
+  if (other.count_ != 0) {
+    for (std::size_t i = bucket_of(other.min_ns_), last = bucket_of(other.max_ns_); i <= last; ++i) {
+      buckets_[i] += other.buckets_[i];
+    }
+  }
   for (std::size_t i = 0; i < kLegacyLatencyBinCount; ++i) legacy_bins_[i] += other.legacy_bins_[i];
   count_ += other.count_;
   sum_ns_ = saturating_add(sum_ns_, other.sum_ns_);
@@ -174,36 +181,77 @@ Nanoseconds LatencyHistogram::percentile(double percentile) const noexcept {
   return max();
 }
 
+namespace {
+
+// What both forms of restore() check of the parts besides the buckets: legacy bins that count
+// at least the buckets' I/Os, a sum and maximum of 0 without I/Os, else a minimum and maximum
+// in order.
+bool plausible_parts(std::span<const std::uint64_t> legacy_bins, std::uint64_t count, std::uint64_t sum_ns,
+                     std::uint64_t min_ns, std::uint64_t max_ns) noexcept {
+  if (legacy_bins.size() != kLegacyLatencyBinCount) return false;
+  std::uint64_t legacy_count = 0;
+  for (const auto bin : legacy_bins) {
+    if (bin > UINT64_MAX - legacy_count) return false;
+    legacy_count += bin;
+  }
+  if (legacy_count < count) return false;
+  if (count == 0) return sum_ns == 0 && max_ns == 0;
+  return min_ns <= max_ns;
+}
+
+}  // namespace
+
+void LatencyHistogram::set_totals(std::span<const std::uint64_t> legacy_bins, std::uint64_t count, std::uint64_t sum_ns,
+                                  std::uint64_t min_ns, std::uint64_t max_ns) noexcept {
+  std::copy(legacy_bins.begin(), legacy_bins.end(), legacy_bins_.begin());
+  count_ = count;
+  sum_ns_ = count == 0 ? 0 : sum_ns;
+  min_ns_ = count == 0 ? UINT64_MAX : min_ns;
+  max_ns_ = count == 0 ? 0 : max_ns;
+}
+
 bool LatencyHistogram::restore(std::span<const std::uint64_t> buckets, std::span<const std::uint64_t> legacy_bins,
                                std::uint64_t sum_ns, std::uint64_t min_ns, std::uint64_t max_ns,
                                LatencyHistogram& out) noexcept {
-  if (buckets.size() != kBucketCount || legacy_bins.size() != kLegacyLatencyBinCount) return false;
-  LatencyHistogram rebuilt;
+  if (buckets.size() != kBucketCount) return false;
   std::uint64_t count = 0;
-  for (std::size_t i = 0; i < kBucketCount; ++i) {
-    if (buckets[i] > UINT64_MAX - count) return false;
-    count += buckets[i];
-    rebuilt.buckets_[i] = buckets[i];
+  for (const auto bucket : buckets) {
+    if (bucket > UINT64_MAX - count) return false;
+    count += bucket;
   }
-  std::uint64_t legacy_count = 0;
-  for (std::size_t i = 0; i < kLegacyLatencyBinCount; ++i) {
-    if (legacy_bins[i] > UINT64_MAX - legacy_count) return false;
-    legacy_count += legacy_bins[i];
-    rebuilt.legacy_bins_[i] = legacy_bins[i];
+  if (!plausible_parts(legacy_bins, count, sum_ns, min_ns, max_ns)) return false;
+  if (count != 0) {
+    // The minimum's and the maximum's buckets hold I/Os, and no bucket outside them does.
+    const auto lowest = bucket_of(min_ns);
+    const auto highest = bucket_of(max_ns);
+    if (buckets[lowest] == 0 || buckets[highest] == 0) return false;
+    const auto outside = [](std::uint64_t bucket) { return bucket != 0; };
+    if (std::any_of(buckets.begin(), buckets.begin() + static_cast<std::ptrdiff_t>(lowest), outside) ||
+        std::any_of(buckets.begin() + static_cast<std::ptrdiff_t>(highest) + 1, buckets.end(), outside)) {
+      return false;
+    }
   }
-  if (legacy_count < count) return false;
-  if (count == 0) {
-    if (sum_ns != 0 || max_ns != 0) return false;
-    out = rebuilt;
-    return true;
+  std::copy(buckets.begin(), buckets.end(), out.buckets_.begin());
+  out.set_totals(legacy_bins, count, sum_ns, min_ns, max_ns);
+  return true;
+}
+
+bool LatencyHistogram::restore_sparse(std::span<const std::uint32_t> indexes, std::span<const std::uint64_t> counts,
+                                      std::span<const std::uint64_t> legacy_bins, std::uint64_t sum_ns,
+                                      std::uint64_t min_ns, std::uint64_t max_ns, LatencyHistogram& out) noexcept {
+  if (indexes.size() != counts.size()) return false;
+  std::uint64_t count = 0;
+  for (std::size_t i = 0; i < indexes.size(); ++i) {
+    if (indexes[i] >= kBucketCount || (i > 0 && indexes[i] <= indexes[i - 1]) || counts[i] == 0) return false;
+    if (counts[i] > UINT64_MAX - count) return false;
+    count += counts[i];
   }
-  if (min_ns > max_ns || bucket_of(min_ns) > bucket_of(max_ns)) return false;
-  if (buckets[bucket_of(min_ns)] == 0 || buckets[bucket_of(max_ns)] == 0) return false;
-  rebuilt.count_ = count;
-  rebuilt.sum_ns_ = sum_ns;
-  rebuilt.min_ns_ = min_ns;
-  rebuilt.max_ns_ = max_ns;
-  out = rebuilt;
+  if (!plausible_parts(legacy_bins, count, sum_ns, min_ns, max_ns)) return false;
+  // The first and last non-empty buckets are the minimum's and the maximum's.
+  if (count != 0 && (indexes.front() != bucket_of(min_ns) || indexes.back() != bucket_of(max_ns))) return false;
+  out.buckets_.fill(0);
+  for (std::size_t i = 0; i < indexes.size(); ++i) out.buckets_[indexes[i]] = counts[i];
+  out.set_totals(legacy_bins, count, sum_ns, min_ns, max_ns);
   return true;
 }
 

@@ -20,6 +20,11 @@ Error about(const protocol::PeerInfo& peer, const Error& error) {
 Result<std::unique_ptr<ManagerLink>> ManagerLink::open(std::unique_ptr<protocol::Connection> connection,
                                                        Nanoseconds timeout) {
   auto first = connection->receive(timeout);
+  return open(std::move(connection), std::move(first));
+}
+
+Result<std::unique_ptr<ManagerLink>> ManagerLink::open(std::unique_ptr<protocol::Connection> connection,
+                                                       Result<protocol::Envelope> first) {
   if (!first) return fail(about(connection->peer(), first.error()));
   auto* inventory = std::get_if<protocol::Inventory>(&first->message);
   if (inventory == nullptr) {

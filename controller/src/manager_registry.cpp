@@ -9,8 +9,16 @@ namespace iomark::controller {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 // How often the login thread looks at its stop request between logins.
 constexpr auto kLoginPoll = std::chrono::milliseconds(200);
+// How often it looks for the inventories of agents that logged in and have not sent it yet.
+constexpr auto kInventoryPoll = std::chrono::milliseconds(5);
+// A fleet this large may log in at once without one agent being refused or dropped for load
+// (issue 14's login storm); the listener holds this many sessions in the handshake and
+// established ones waiting for the login thread.
+constexpr std::size_t kLoginStorm = 1024;
 
 transport::SessionConfig session_config(const RegistryOptions& options) {
   auto config =
@@ -43,7 +51,8 @@ Result<void> ManagerRegistry::dial(const transport::HostPort& address, std::stop
 Result<std::string> ManagerRegistry::listen(const transport::HostPort& address) {
   std::lock_guard lock(mutex_);
   if (listener_) return fail(ErrorCode::invalid_argument, "already listening on " + listener_->endpoint());
-  auto listener = transport::Listener::open(address, session_config(options_), transport::FirstBytesCheck::on);
+  auto listener = transport::Listener::open(address, session_config(options_), transport::FirstBytesCheck::on,
+                                             {kLoginStorm, kLoginStorm});
   if (!listener) return fail(listener.error());
   listener_ = std::move(*listener);
   listener_->hand_legacy_logins_to(legacy_logins_);
@@ -117,7 +126,11 @@ std::size_t ManagerRegistry::size() const {
 Result<void> ManagerRegistry::register_link(std::unique_ptr<protocol::Connection> connection,
                                             std::unique_ptr<LinkCompanion> companion) {
   // The inventory wait happens outside the lock: a slow agent must not hold up the others.
-  auto link = ManagerLink::open(std::move(connection), options_.inventory_timeout);
+  return add_link(ManagerLink::open(std::move(connection), options_.inventory_timeout), std::move(companion));
+}
+
+Result<void> ManagerRegistry::add_link(Result<std::unique_ptr<ManagerLink>> link,
+                                       std::unique_ptr<LinkCompanion> companion) {
   if (!link) {
     events_.manager_refused(link.error());
     return fail(link.error());
@@ -132,14 +145,35 @@ Result<void> ManagerRegistry::register_link(std::unique_ptr<protocol::Connection
   return {};
 }
 
+// Every connection the listener established is taken at once and then waits here for its
+// inventory, so one slow agent holds up neither the others nor the listener's queue: a fleet
+// logging in at once is registered as fast as its inventories arrive.
 void ManagerRegistry::accept_logins(const std::stop_token& stop) {
+  struct Arriving {
+    std::unique_ptr<protocol::Connection> connection;
+    Clock::time_point deadline;
+  };
+  std::vector<Arriving> arriving;
   while (!stop.stop_requested()) {
-    auto connection = listener_->accept(kLoginPoll);
-    if (!connection) {
-      if (connection.error().code() != ErrorCode::timed_out) events_.manager_refused(connection.error());
-      continue;
+    auto connection = listener_->accept(arriving.empty() ? kLoginPoll : kInventoryPoll);
+    if (connection) {
+      arriving.push_back({std::move(*connection), Clock::now() + options_.inventory_timeout});
+    } else if (connection.error().code() != ErrorCode::timed_out) {
+      events_.manager_refused(connection.error());
     }
-    (void)register_link(std::move(*connection), nullptr);  // a failure went to manager_refused
+    for (auto it = arriving.begin(); it != arriving.end();) {
+      auto first = it->connection->receive(Nanoseconds(0));
+      if (!first && first.error().code() == ErrorCode::timed_out) {
+        if (Clock::now() < it->deadline) {
+          ++it;
+          continue;
+        }
+        first = fail(ErrorCode::io_error, it->connection->peer().describe() + ": sent no inventory within " +
+                                              format_duration(options_.inventory_timeout));
+      }
+      (void)add_link(ManagerLink::open(std::move(it->connection), std::move(first)), nullptr);  // failures: manager_refused
+      it = arriving.erase(it);
+    }
   }
 }
 

@@ -33,11 +33,17 @@ Result<results::RunResults> RunDriver::run(const RunPlan& plan, std::size_t inde
   errors_noticed_.clear();
   run_plan_ = &plan;
   if (auto prepared = prepare(plan); !prepared) return fail(prepared.error());
+  // Every assignment goes out before any acknowledgement is awaited, as the phase commands
+  // do: with a thousand managers, one round trip after another would take seconds.
+  std::vector<std::uint64_t> assignments;
   for (const auto& manager : plan.managers) {
     auto assignment = manager.assignment;
     assignment.run_id = run_id;
-    if (auto sent = expect_ack(manager.manager, std::move(assignment), ns(kReplyTimeout)); !sent) return fail(sent.error());
+    auto id = links_[manager.manager]->send(std::move(assignment));
+    if (!id) return fail(id.error());
+    assignments.push_back(*id);
   }
+  if (auto acked = await_acks(plan, assignments, "assignment"); !acked) return fail(acked.error());
   if (auto started = start_all(plan, run_id); !started) return fail(started.error());
   if (auto done = command_all(plan, run_id, protocol::Phase::begin_io); !done) return fail(done.error());
   // Stopped during the ramp-up, nothing was measured yet: the run is abandoned.
@@ -133,13 +139,6 @@ Error RunDriver::unexpected(std::size_t manager, const protocol::Message& messag
                                            std::string(wanted));
 }
 
-Result<void> RunDriver::expect_ack(std::size_t manager, protocol::Message request, Nanoseconds timeout) {
-  auto reply = links_[manager]->request(std::move(request), timeout, push_handler(manager));
-  if (!reply) return fail(reply.error());
-  if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
-  return {};
-}
-
 // Sends the phase to every manager before awaiting any acknowledgement, so all managers
 // change phase together rather than one round trip after another.
 Result<void> RunDriver::command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase) {
@@ -149,9 +148,14 @@ Result<void> RunDriver::command_all(const RunPlan& plan, std::uint64_t run_id, p
     if (!id) return fail(id.error());
     ids.push_back(*id);
   }
+  return await_acks(plan, ids, "phase_command");
+}
+
+// The acknowledgements of requests sent to every manager of `plan` (ids in the same order).
+Result<void> RunDriver::await_acks(const RunPlan& plan, const std::vector<std::uint64_t>& ids, std::string_view what) {
   for (std::size_t i = 0; i < plan.managers.size(); ++i) {
     const auto manager = plan.managers[i].manager;
-    auto reply = links_[manager]->await_reply(ids[i], "phase_command", ns(kReplyTimeout), push_handler(manager));
+    auto reply = links_[manager]->await_reply(ids[i], what, ns(kReplyTimeout), push_handler(manager));
     if (!reply) return fail(reply.error());
     if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
   }
@@ -188,6 +192,8 @@ Result<void> RunDriver::start_all(const RunPlan& plan, std::uint64_t run_id) {
   return {};
 }
 
+// One manager after another: managers sharing a directory (one host, or a network file
+// system) must not create the same test file at once.
 Result<void> RunDriver::prepare(const RunPlan& plan) {
   for (const auto& manager : plan.managers) {
     if (manager.prepare.empty()) continue;

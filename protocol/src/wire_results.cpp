@@ -40,7 +40,6 @@ LatencyHistogram from_wire(const pb::Histogram& wire, Checker& check, const Fiel
     return histogram;
   }
 
-  std::array<std::uint64_t, LatencyHistogram::kBucketCount> buckets{};
   std::size_t next_allowed = 0;
   for (int i = 0; i < wire.bucket_index_size(); ++i) {
     const auto index = static_cast<std::size_t>(wire.bucket_index(i));
@@ -50,14 +49,14 @@ LatencyHistogram from_wire(const pb::Histogram& wire, Checker& check, const Fiel
         !check.consistent(wire.bucket_count(i) != 0, count_path.item("", item), "is 0 (empty buckets are left out)")) {
       return histogram;
     }
-    buckets[index] = wire.bucket_count(i);
     next_allowed = index + 1;
   }
-  std::array<std::uint64_t, kLegacyLatencyBinCount> legacy_bins{};
-  for (std::size_t i = 0; i < kLegacyLatencyBinCount; ++i) legacy_bins[i] = wire.legacy_bins(static_cast<int>(i));
-
-  check.consistent(LatencyHistogram::restore(buckets, legacy_bins, wire.sum_ns(), wire.min_ns(), wire.max_ns(),
-                                             histogram),
+  // Straight from the wire's arrays into the histogram: samples carry thousands a second.
+  const std::span<const std::uint32_t> indexes(wire.bucket_index().data(), wire.bucket_index().size());
+  const std::span<const std::uint64_t> counts(wire.bucket_count().data(), wire.bucket_count().size());
+  const std::span<const std::uint64_t> legacy_bins(wire.legacy_bins().data(), wire.legacy_bins().size());
+  check.consistent(LatencyHistogram::restore_sparse(indexes, counts, legacy_bins, wire.sum_ns(), wire.min_ns(),
+                                                    wire.max_ns(), histogram),
                    path, "is inconsistent: its buckets, legacy bins, sum, minimum and maximum disagree");
   return histogram;
 }

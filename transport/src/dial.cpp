@@ -65,6 +65,35 @@ Result<std::unique_ptr<protocol::Connection>> dial(const HostPort& peer, const S
   return std::make_unique<detail::TcpConnection>(std::move(*io), std::move(session));
 }
 
+Result<SharedIoThread> SharedIoThread::start() {
+  auto io = detail::IoThread::start();
+  if (!io) return fail(std::move(io).error());
+  return SharedIoThread(std::move(*io));
+}
+
+void dial_async(const HostPort& peer, const SessionConfig& config, const SharedIoThread& io,
+                std::function<void(Result<std::unique_ptr<protocol::Connection>>)> done) {
+  if (auto valid = validate(config); !valid) {
+    done(fail(std::move(valid).error()));
+    return;
+  }
+  auto session = std::make_shared<detail::TcpSession>(io.io_->context(), config, protocol::ConnectionSide::dialer,
+                                                      to_string(peer));
+  asio::post(io.io_->context(), [session, peer, thread = io.io_, done = std::move(done)]() mutable {
+    // The session's handlers keep it alive; this weak reference does not keep it beyond them.
+    session->start_dial(peer.host, peer.port,
+                        [weak = std::weak_ptr(session), thread, done = std::move(done)](Result<void> result) {
+                          auto established = weak.lock();
+                          if (!result || !established) {
+                            done(fail(result ? Error(ErrorCode::io_error, "the session ended while being established")
+                                             : std::move(result).error()));
+                            return;
+                          }
+                          done(std::make_unique<detail::TcpConnection>(thread, std::move(established)));
+                        });
+  });
+}
+
 Nanoseconds backoff_delay(const BackoffPolicy& policy, std::uint32_t failed_attempts) noexcept {
   auto delay = std::min(policy.initial, policy.maximum);
   for (std::uint32_t i = 1; i < failed_attempts; ++i) {

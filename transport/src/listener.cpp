@@ -29,13 +29,11 @@ using detail::TcpSession;
 
 namespace {
 
-// A flood of connections costs at most this many sessions in the handshake at once, each
-// holding at most kMaxHandshakeFrameBytes, each for at most the handshake timeout. Beyond it
-// the session that has waited longest is dropped to make room: a good peer is through in
-// milliseconds and a slowloris never is, so a flood of idle connections cannot lock good
-// peers out (dropping the newcomer instead would).
-constexpr std::size_t kMaxHandshakes = 256;
-constexpr std::size_t kMaxWaitingConnections = 64;
+// A flood of connections costs at most ListenerLimits::max_handshakes sessions in the
+// handshake at once, each holding at most kMaxHandshakeFrameBytes, each for at most the
+// handshake timeout. Beyond it the session that has waited longest is dropped to make room: a
+// good peer is through in milliseconds and a slowloris never is, so a flood of idle
+// connections cannot lock good peers out (dropping the newcomer instead would).
 constexpr std::size_t kMaxKeptFailures = 64;
 // After accept() itself fails (out of file descriptors), before trying again.
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
@@ -44,11 +42,13 @@ constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
 
 // Everything the I/O thread's handlers share with the Listener; kept alive by them.
 struct Listener::State : std::enable_shared_from_this<Listener::State> {
-  State(asio::io_context& io_context, Tcp::acceptor bound, SessionConfig session_config, FirstBytesCheck check)
+  State(asio::io_context& io_context, Tcp::acceptor bound, SessionConfig session_config, FirstBytesCheck check,
+        ListenerLimits held)
       : context(io_context),
         acceptor(std::move(bound)),
         config(std::move(session_config)),
         first_bytes(check),
+        limits(held),
         retry_timer(io_context) {}
 
   void accept_next();
@@ -65,6 +65,7 @@ struct Listener::State : std::enable_shared_from_this<Listener::State> {
   Tcp::acceptor acceptor;
   const SessionConfig config;
   const FirstBytesCheck first_bytes;
+  const ListenerLimits limits;
   asio::steady_timer retry_timer;
   std::string endpoint;
   std::uint16_t port{};
@@ -111,10 +112,10 @@ void Listener::State::on_accepted(const boost::system::error_code& error, Tcp::s
 // Probes count against the same bound as handshakes, with the same rule: the one that has
 // waited longest makes room.
 void Listener::State::start_probe(Tcp::socket socket) {
-  if (probing.size() >= kMaxHandshakes) {
+  if (probing.size() >= limits.max_handshakes) {
     const auto oldest = probing.front();
     probing.erase(probing.begin());
-    oldest->drop("dropped: the slowest of " + std::to_string(kMaxHandshakes) +
+    oldest->drop("dropped: the slowest of " + std::to_string(limits.max_handshakes) +
                  " connections yet to show their first bytes, to make room for a new one");
   }
   boost::system::error_code error;
@@ -174,11 +175,11 @@ void Listener::State::hand_off_legacy_login(FirstBytesProbe::Verdict login) {
 }
 
 void Listener::State::start_session(Tcp::socket socket) {
-  if (handshaking.size() >= kMaxHandshakes) {
+  if (handshaking.size() >= limits.max_handshakes) {
     // Its done handler reports it (named by the reason below) and finds it already gone.
     const auto oldest = handshaking.front();
     handshaking.erase(handshaking.begin());
-    oldest->close("dropped: the slowest of " + std::to_string(kMaxHandshakes) +
+    oldest->close("dropped: the slowest of " + std::to_string(limits.max_handshakes) +
                   " connections establishing their sessions, to make room for a new one");
   }
   auto session = std::make_shared<TcpSession>(context, config, protocol::ConnectionSide::listener, endpoint);
@@ -200,10 +201,10 @@ void Listener::State::on_session_done(const std::shared_ptr<TcpSession>& session
       push_failure_locked(std::move(outcome).error());
     } else if (closed) {
       refuse = true;
-    } else if (waiting_connections >= kMaxWaitingConnections) {
+    } else if (waiting_connections >= limits.max_waiting) {
       refuse = true;
       push_failure_locked(Error(ErrorCode::io_error, session->peer().describe() + ": refused: " +
-                                                         std::to_string(kMaxWaitingConnections) +
+                                                         std::to_string(limits.max_waiting) +
                                                          " connections already wait for accept()"));
     } else {
       outcomes.emplace_back(session);
@@ -236,7 +237,8 @@ Listener::Listener(std::shared_ptr<detail::IoThread> io, std::shared_ptr<State> 
     : io_(std::move(io)), state_(std::move(state)) {}
 
 Result<std::unique_ptr<Listener>> Listener::open(const HostPort& address, SessionConfig config,
-                                                 FirstBytesCheck check) {
+                                                 FirstBytesCheck check,
+                                                 ListenerLimits limits) {
   if (auto valid = validate(config); !valid) return fail(std::move(valid).error());
   auto io = detail::IoThread::start();
   if (!io) return fail(std::move(io).error());
@@ -274,7 +276,7 @@ Result<std::unique_ptr<Listener>> Listener::open(const HostPort& address, Sessio
   const auto bound = acceptor.local_endpoint(error);
   if (error) return cannot("local address", error);
 
-  auto state = std::make_shared<State>(context, std::move(acceptor), std::move(config), check);
+  auto state = std::make_shared<State>(context, std::move(acceptor), std::move(config), check, limits);
   state->endpoint = detail::endpoint_text(bound);
   state->port = bound.port();
   asio::post(context, [state] { state->accept_next(); });

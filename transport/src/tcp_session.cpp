@@ -65,6 +65,9 @@ Result<protocol::Envelope> TcpSession::receive(Nanoseconds timeout) {
     return std::move(item.envelope);
   }
   if (closed_) return fail(*close_error_);
+  // A poll (zero timeout) is how a controller looks at a thousand agents many times a second:
+  // its miss is a short text that needs no allocation.
+  if (timeout <= Nanoseconds(0)) return fail(ErrorCode::timed_out, "none waiting");
   return fail(ErrorCode::timed_out, peer_.describe() + ": nothing received within " + format_duration(timeout));
 }
 

@@ -12,7 +12,7 @@
 #include "iomark/agent/host_stats.hpp"
 #include "iomark/agent/inventory.hpp"
 #include "iomark/agent/run_session.hpp"
-#include "iomark/common/utf8.hpp"
+#include "iomark/agent/sample_counters.hpp"
 #include "iomark/engine/engines.hpp"
 #include "iomark/targets/test_file.hpp"
 #include "iomark/workload/data_pattern.hpp"
@@ -66,43 +66,10 @@ Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) 
   return run;
 }
 
-// Text the controller accepts in an ErrorReport: UTF-8 of at most `max_bytes`. Paths may
-// hold any bytes but NUL and errors quote them, so a byte that is not UTF-8 becomes '?' and
-// overlong text is cut, rather than the controller refusing the whole report.
-std::string sendable_text(std::string_view text, std::size_t max_bytes) {
-  std::string sendable;
-  for (std::size_t i = 0; i < text.size();) {
-    const auto length = utf8_sequence_length(text, i);
-    const auto piece = length == 0 ? std::string_view("?") : text.substr(i, length);
-    if (sendable.size() + piece.size() > max_bytes) break;
-    sendable += piece;
-    i += std::max<std::size_t>(length, 1);
-  }
-  return sendable;
-}
-
 Error sendable(const Error& error) {
   return Error(error.code(), sendable_text(error.message(), protocol::kMaxTextBytes))
       .in_field(sendable_text(error.field(), protocol::kMaxPathBytes))
       .at({sendable_text(error.location().file, protocol::kMaxPathBytes), error.location().line});
-}
-
-std::vector<protocol::CpuUsage> cpu_usage_of(const std::vector<CpuUtilisation>& cpus) {
-  std::vector<protocol::CpuUsage> usage;
-  for (const auto& cpu : cpus) {
-    usage.push_back({cpu.cpu, cpu.total, cpu.user, cpu.privileged, cpu.irq, cpu.iowait, cpu.interrupts_per_second});
-  }
-  return usage;
-}
-
-std::vector<protocol::CpuUsage> cpu_usage_of(const std::vector<results::CpuUtilization>& cpus) {
-  std::vector<protocol::CpuUsage> usage;
-  for (std::size_t i = 0; i < cpus.size(); ++i) {
-    const auto& cpu = cpus[i];
-    usage.push_back({static_cast<std::uint32_t>(i), cpu.total_percent, cpu.user_percent, cpu.privileged_percent, 0.0,
-                     0.0, cpu.interrupts_per_second});
-  }
-  return usage;
 }
 
 // One connection's state: the assignment and the run it drives.
@@ -278,35 +245,10 @@ class Session {
     const auto manager = run_->results(manager_name());
     protocol::FinalResults results;
     results.run_id = assignment_->run_id;
-    results.workers = worker_counters(manager, nullptr);
+    results.workers = final_counters(manager);
     results.cpus = cpu_usage_of(manager.cpus);
     abandon_run("completed");
     reply(request, std::move(results));
-  }
-
-  // Counters per worker and target; with `earlier`, only what was counted since then.
-  static std::vector<protocol::WorkerCounters> worker_counters(const results::ManagerResult& now,
-                                                               const results::ManagerResult* earlier,
-                                                               std::optional<Nanoseconds> interval = {}) {
-    std::vector<protocol::WorkerCounters> workers;
-    for (std::size_t w = 0; w < now.workers.size(); ++w) {
-      protocol::WorkerCounters counters;
-      counters.worker_index = static_cast<std::uint32_t>(w);
-      counters.window = interval.value_or(now.workers[w].recording_window);
-      if (!earlier) {
-        counters.engine = sendable_text(now.workers[w].engine, protocol::kMaxEngineNameBytes);
-        counters.engine_reason = sendable_text(now.workers[w].engine_reason, protocol::kMaxTextBytes);
-      }
-      for (std::size_t t = 0; t < now.workers[w].targets.size(); ++t) {
-        const auto& current = now.workers[w].targets[t].counters;
-        counters.targets.push_back(
-            {static_cast<std::uint32_t>(t),
-             earlier ? current.since(earlier->workers[w].targets[t].counters) : current,
-             earlier ? std::nullopt : now.workers[w].targets[t].verify});
-      }
-      workers.push_back(std::move(counters));
-    }
-    return workers;
   }
 
   // A network worker whose peer vanished mid-run: the controller hears it at once (naming the
@@ -330,7 +272,7 @@ class Session {
     sample.run_time = std::chrono::duration_cast<Nanoseconds>(now - run_started_);
     sample.interval = std::chrono::duration_cast<Nanoseconds>(now - last_sample_);
     sample.phase = recording_ ? protocol::SamplePhase::recording : protocol::SamplePhase::ramp_up;
-    sample.workers = worker_counters(current, &previous_, sample.interval);
+    sample.workers = interval_counters(current, previous_, sample.interval);
     if (auto cpu = read_cpu_snapshot()) {
       if (previous_cpu_) {
         sample.cpus = cpu_usage_of(cpu_utilisation(*previous_cpu_, *cpu,

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace iomark {
@@ -178,6 +179,73 @@ TEST(LatencyHistogram, RestoreRejectsInconsistentParts) {
                                          original.sum_ns(), min_ns, max_ns, out));
   EXPECT_FALSE(LatencyHistogram::restore(original.buckets(), original.legacy_bins(), original.sum_ns(), 1,
                                          max_ns, out));  // no sample in min's bucket
+}
+
+// The non-empty buckets' indexes and counts, as the wire carries them.
+std::pair<std::vector<std::uint32_t>, std::vector<std::uint64_t>> sparse_of(const LatencyHistogram& histogram) {
+  std::pair<std::vector<std::uint32_t>, std::vector<std::uint64_t>> sparse;
+  for (std::size_t i = 0; i < LatencyHistogram::kBucketCount; ++i) {
+    if (histogram.buckets()[i] == 0) continue;
+    sparse.first.push_back(static_cast<std::uint32_t>(i));
+    sparse.second.push_back(histogram.buckets()[i]);
+  }
+  return sparse;
+}
+
+// The wire's form: the non-empty buckets only.
+TEST(LatencyHistogram, RestoreSparseRebuildsExactly) {
+  const auto original = histogram_of(log_uniform_samples(5000, 13));
+  auto [indexes, counts] = sparse_of(original);
+  LatencyHistogram rebuilt = histogram_of(log_uniform_samples(10, 14));  // overwritten entirely
+  ASSERT_TRUE(LatencyHistogram::restore_sparse(indexes, counts, original.legacy_bins(), original.sum_ns(),
+                                               static_cast<std::uint64_t>(original.min().count()),
+                                               static_cast<std::uint64_t>(original.max().count()), rebuilt));
+  EXPECT_EQ(rebuilt, original);
+
+  const auto min_ns = static_cast<std::uint64_t>(original.min().count());
+  const auto max_ns = static_cast<std::uint64_t>(original.max().count());
+  auto descending = indexes;
+  std::swap(descending[0], descending[1]);
+  EXPECT_FALSE(LatencyHistogram::restore_sparse(descending, counts, original.legacy_bins(), original.sum_ns(), min_ns,
+                                                max_ns, rebuilt));
+  auto zero = counts;
+  zero[1] = 0;
+  EXPECT_FALSE(LatencyHistogram::restore_sparse(indexes, zero, original.legacy_bins(), original.sum_ns(), min_ns,
+                                                max_ns, rebuilt));
+  EXPECT_FALSE(LatencyHistogram::restore_sparse(std::span(indexes).first(1), counts, original.legacy_bins(),
+                                                original.sum_ns(), min_ns, max_ns, rebuilt));
+  EXPECT_EQ(rebuilt, original);  // untouched by the refusals
+}
+
+// merge() skips the buckets outside the minimum's and the maximum's, so no restored
+// histogram may have I/Os there.
+TEST(LatencyHistogram, RestoreRejectsBucketsOutsideMinimumAndMaximum) {
+  LatencyHistogram original;
+  for (const auto us : {100, 200, 400}) original.record(std::chrono::microseconds(us));
+  const auto min_ns = static_cast<std::uint64_t>(std::chrono::nanoseconds(std::chrono::microseconds(200)).count());
+  const auto max_ns = static_cast<std::uint64_t>(original.max().count());
+  LatencyHistogram out;
+  EXPECT_FALSE(LatencyHistogram::restore(original.buckets(), original.legacy_bins(), original.sum_ns(), min_ns, max_ns,
+                                         out));
+  auto [indexes, counts] = sparse_of(original);
+  EXPECT_FALSE(LatencyHistogram::restore_sparse(indexes, counts, original.legacy_bins(), original.sum_ns(), min_ns,
+                                                max_ns, out));
+}
+
+// Merging only the other's span of buckets gives what merging all of them gives.
+TEST(LatencyHistogram, MergeOfDisjointRangesIsExact) {
+  LatencyHistogram low;
+  LatencyHistogram high;
+  for (const auto us : {50, 60, 70}) low.record(std::chrono::microseconds(us));
+  for (const auto ms : {20, 30, 900}) high.record(std::chrono::milliseconds(ms));
+  auto merged = low;
+  merged.merge(high);
+  LatencyHistogram expected;
+  for (const auto us : {50, 60, 70}) expected.record(std::chrono::microseconds(us));
+  for (const auto ms : {20, 30, 900}) expected.record(std::chrono::milliseconds(ms));
+  EXPECT_EQ(merged, expected);
+  merged.merge(LatencyHistogram{});  // an empty one adds nothing
+  EXPECT_EQ(merged, expected);
 }
 
 TEST(LatencyHistogram, LegacyBinsAloneGiveNoPercentiles) {

@@ -81,9 +81,19 @@ class LatencyHistogram {
                                     std::span<const std::uint64_t> legacy_bins, std::uint64_t sum_ns,
                                     std::uint64_t min_ns, std::uint64_t max_ns, LatencyHistogram& out) noexcept;
 
+  // The same from the non-empty buckets only, as the wire carries them (indexes ascending,
+  // counts non-zero): no dense copy is built on the way. Both refuse a histogram with I/Os
+  // in buckets below its minimum's or above its maximum's, so merge() can skip those.
+  [[nodiscard]] static bool restore_sparse(std::span<const std::uint32_t> indexes,
+                                           std::span<const std::uint64_t> counts,
+                                           std::span<const std::uint64_t> legacy_bins, std::uint64_t sum_ns,
+                                           std::uint64_t min_ns, std::uint64_t max_ns, LatencyHistogram& out) noexcept;
   friend bool operator==(const LatencyHistogram&, const LatencyHistogram&) = default;
 
  private:
+  void set_totals(std::span<const std::uint64_t> legacy_bins, std::uint64_t count, std::uint64_t sum_ns,
+                  std::uint64_t min_ns, std::uint64_t max_ns) noexcept;
+
   std::array<std::uint64_t, kBucketCount> buckets_{};
   std::array<std::uint64_t, kLegacyLatencyBinCount> legacy_bins_{};
   std::uint64_t count_{};

@@ -23,6 +23,10 @@ class ManagerLink {
   // Waits up to `timeout` for the agent's Inventory, the first thing it sends.
   [[nodiscard]] static Result<std::unique_ptr<ManagerLink>> open(std::unique_ptr<protocol::Connection> connection,
                                                                  Nanoseconds timeout);
+  // The same for a connection whose first envelope (or why none came) was received elsewhere:
+  // the registry waits for many inventories at once.
+  [[nodiscard]] static Result<std::unique_ptr<ManagerLink>> open(std::unique_ptr<protocol::Connection> connection,
+                                                                 Result<protocol::Envelope> first);
 
   [[nodiscard]] const protocol::PeerInfo& peer() const noexcept { return connection_->peer(); }
   [[nodiscard]] const protocol::Inventory& inventory() const noexcept { return inventory_; }

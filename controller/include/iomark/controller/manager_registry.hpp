@@ -110,6 +110,7 @@ class ManagerRegistry {
 
   [[nodiscard]] Result<void> register_link(std::unique_ptr<protocol::Connection> connection,
                                            std::unique_ptr<LinkCompanion> companion);
+  [[nodiscard]] Result<void> add_link(Result<std::unique_ptr<ManagerLink>> link, std::unique_ptr<LinkCompanion> companion);
   void accept_logins(const std::stop_token& stop);
 
   RegistryOptions options_;

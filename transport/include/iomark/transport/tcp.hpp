@@ -56,6 +56,17 @@ enum class FirstBytesCheck {
 // Called on the listener's I/O thread: it must not block nor call into the Listener.
 using LegacyLoginHandler = std::function<void(LegacySocket login)>;
 
+// How many incoming connections a Listener holds at once. A session being established holds
+// at most protocol::kMaxHandshakeFrameBytes plus a read buffer; beyond max_handshakes the one
+// that has waited longest is dropped (a flood of idle connections cannot lock good peers out).
+// Beyond max_waiting established connections that accept() has not taken yet, the newest are
+// refused. An agent's port keeps the defaults; a controller expecting a fleet to log in at
+// once (a login storm) raises both to the fleet's size.
+struct ListenerLimits {
+  std::size_t max_handshakes{256};
+  std::size_t max_waiting{64};
+};
+
 // Accepts connections on one address and establishes their sessions in the background,
 // many at once: a slow, hostile or broken client never holds up another one nor stops the
 // listener.
@@ -71,7 +82,8 @@ class Listener {
   // iomark and TLS peers then go on as with `off`, and so do unknown bytes (refused as "bad
   // magic" by the session, which tells the peer).
   [[nodiscard]] static Result<std::unique_ptr<Listener>> open(const HostPort& address, SessionConfig config,
-                                                              FirstBytesCheck check = FirstBytesCheck::off);
+                                                              FirstBytesCheck check = FirstBytesCheck::off,
+                                                              ListenerLimits limits = {});
 
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
@@ -101,7 +113,8 @@ class Listener {
   //   call accept() again;
   // - or ErrorCode::timed_out when nothing happened within `timeout`.
   // Failures nobody collects are bounded: only the latest 64 are kept. Established
-  // connections beyond 64 waiting for accept() are refused (the peer sees it close).
+  // connections beyond ListenerLimits::max_waiting waiting for accept() are refused (the peer
+  // sees it close).
   // Thread-safe.
   [[nodiscard]] Result<std::unique_ptr<protocol::Connection>> accept(Nanoseconds timeout);
 
@@ -120,6 +133,30 @@ class Listener {
 // of Listener::accept() for a refused session. A stop request ends the wait with cancelled.
 [[nodiscard]] Result<std::unique_ptr<protocol::Connection>> dial(const HostPort& peer, const SessionConfig& config,
                                                                  std::stop_token stop = {});
+
+// One I/O thread that many dialled connections share, for a process that holds hundreds of
+// connections (a simulated fleet of agents): dial() starts a thread per connection, which
+// costs a thread stack each. The thread ends when this handle and every connection dialled
+// on it are gone. Copyable; copies share the thread.
+class SharedIoThread {
+ public:
+  // Errors: io_error when the thread cannot be started.
+  [[nodiscard]] static Result<SharedIoThread> start();
+
+ private:
+  explicit SharedIoThread(std::shared_ptr<detail::IoThread> io) noexcept : io_(std::move(io)) {}
+  friend void dial_async(const HostPort& peer, const SessionConfig& config, const SharedIoThread& io,
+                         std::function<void(Result<std::unique_ptr<protocol::Connection>>)> done);
+  std::shared_ptr<detail::IoThread> io_;
+};
+
+// dial() without waiting, on a shared thread: returns at once, and `done` is called once on
+// that thread with the established connection or the error dial() would have returned (a
+// failed session first hands its last words to the peer, as in dial()). `done` must hand the
+// connection to another thread rather than destroy it there: destroying a connection waits
+// for its close on the I/O thread. Many dials may be under way at once (a login storm).
+void dial_async(const HostPort& peer, const SessionConfig& config, const SharedIoThread& io,
+                std::function<void(Result<std::unique_ptr<protocol::Connection>>)> done);
 
 // How long to wait between attempts: initial, then doubling up to maximum.
 struct BackoffPolicy {
