@@ -302,6 +302,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
                                          write_data->pattern, write_data->reduction, flags.seed,
                                          flags.description.empty() ? "iomark run" : flags.description, {},
                                          flags.verify, flags.verify_journal};
+    for (const auto& text : flags.network_pairs) {
       auto pair = controller::parse_network_pair(text);
       if (!pair) return report(pair.error());
       quick.network_pairs.push_back(std::move(*pair));

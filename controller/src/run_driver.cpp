@@ -139,6 +139,14 @@ Error RunDriver::unexpected(std::size_t manager, const protocol::Message& messag
                                            std::string(wanted));
 }
 
+// One request to one manager and its acknowledgement.
+Result<void> RunDriver::expect_ack(std::size_t manager, protocol::Message request, Nanoseconds timeout) {
+  auto reply = links_[manager]->request(std::move(request), timeout, push_handler(manager));
+  if (!reply) return fail(reply.error());
+  if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
+  return {};
+}
+
 // Sends the phase to every manager before awaiting any acknowledgement, so all managers
 // change phase together rather than one round trip after another.
 Result<void> RunDriver::command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase) {
@@ -319,8 +327,8 @@ Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manag
     worker.data_pattern = access_specs::to_string(access_specs::WriteData{first.data_pattern, first.data_reduction});
     worker.engine = counters.engine;
     worker.engine_reason = counters.engine_reason;
-    const bool network = first.network.has_value();
-    if (network) worker.kind = results::WorkerKind::network;
+    const bool network_worker = first.network.has_value();
+    if (network_worker) worker.kind = results::WorkerKind::network;
     for (const auto& target : counters.targets) {
       if (target.target_index >= assigned.targets.size()) {
         return fail(not_assigned("target " + std::to_string(target.target_index) + " of worker " +
@@ -328,8 +336,9 @@ Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manag
                                  assigned.targets.size(), "targets"));
       }
       const auto& planned = assigned.targets[target.target_index];
-      worker.targets.push_back({network ? planned.network->label : planned.path,
-                                network ? results::TargetKind::network : results::TargetKind::disk, target.counters, target.verify});
+      worker.targets.push_back({network_worker ? planned.network->label : planned.path,
+                                network_worker ? results::TargetKind::network : results::TargetKind::disk,
+                                target.counters, target.verify});
     }
     result.workers.push_back(std::move(worker));
   }

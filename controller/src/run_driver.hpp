@@ -42,6 +42,7 @@ class RunDriver {
   PushHandler push_handler(std::size_t manager);
   void notice_errors(const ManagerRun& planned, const protocol::Sample& sample);
   [[nodiscard]] Error unexpected(std::size_t manager, const protocol::Message& message, std::string_view wanted) const;
+  [[nodiscard]] Result<void> expect_ack(std::size_t manager, protocol::Message request, Nanoseconds timeout);
   [[nodiscard]] Result<void> command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase);
   [[nodiscard]] Result<void> await_acks(const RunPlan& plan, const std::vector<std::uint64_t>& ids,
                                         std::string_view what);

@@ -122,7 +122,10 @@ protocol::Assignment one_worker_on(std::string path, std::uint32_t queue_depth =
   protocol::WorkerAssignment worker;
   worker.name = "Worker 1";
   worker.spec = {"4K read", access_specs::DefaultAssignment::none, {{4096, 100, 100, 100, 0, 1, 0, 0}}};
-  worker.targets = {protocol::TargetAssignment{std::move(path), queue_depth}};
+  protocol::TargetAssignment target;
+  target.path = std::move(path);
+  target.outstanding_ios = queue_depth;
+  worker.targets = {target};
   return protocol::Assignment{7, "", false, {worker}};
 }
 
@@ -451,7 +454,7 @@ TEST_F(DynamoAcceptorTest, AnUnpreparedTargetIsFilledWithPrepDisks) {
       channel.send(legacy::encode_message({legacy::Purpose::prep_disks, answer}));
     }
   });
-  const protocol::PrepareTargets prepare{{{"/tmp/fake", 4096 * 4096, access_specs::DataPattern::repeating_bytes, 0}}};
+  const protocol::PrepareTargets prepare{{{"/tmp/fake", 4096 * 4096, access_specs::DataPattern::repeating_bytes, std::nullopt, 0}}};
   std::vector<protocol::PrepareProgress> progress;
   const auto on_push = [&](const protocol::Message& message) {
     if (const auto* step = std::get_if<protocol::PrepareProgress>(&message)) progress.push_back(*step);

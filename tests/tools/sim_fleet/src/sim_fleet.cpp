@@ -314,7 +314,7 @@ Result<std::unique_ptr<SimFleet>> SimFleet::start(FleetOptions options) {
   if (!io) return fail(std::move(io).error());
   state->io = std::move(*io);
   // One inventory for all: the same host, probed once (a real agent probes once too).
-  state->inventory = agent::collect_inventory(targets::SafetyPolicy{}, engine::probe_engines());
+  state->inventory = agent::collect_inventory(targets::SafetyPolicy{}, engine::probe_engines(), {});
   state->cpus = synthetic_cpus(state->inventory.cpu_count);
   state->agents.resize(options.agents);
   for (std::size_t i = 0; i < options.agents; ++i) {
