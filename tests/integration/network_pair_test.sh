@@ -21,7 +21,7 @@ csv=$work/quick.csv
 check "quick pair: controller exits 0 (got $status: $(tail -2 "$work/quick.err"))" test "$status" -eq 0
 check "quick pair: two NETWORK rows, named as IOmeter does" \
   test "$(field "$csv" NETWORK 2 | sort | tr '\n' ,)" = "cliB:127.0.0.1 >> srvA:127.0.0.1,srvA:127.0.0.1 >> cliB:127.0.0.1,"
-check "quick pair: NETWORK rows have 80 fields" test "$(awk -F, '$1 == "NETWORK" && NF == 80' "$csv" | wc -l)" = 2
+check "quick pair: NETWORK rows have IOmeter's 80 fields plus iomark's data pattern" test "$(awk -F, '$1 == "NETWORK" && NF == 81' "$csv" | wc -l)" = 2
 check "quick pair: both ends count reads only" \
   test "$(awk -F, '$1 == "NETWORK" && $33 > 0 && $34 == 0' "$csv" | wc -l)" = 2
 check "quick pair: the client worker is named after its server" grep -q "^WORKER,Network srvA >> cliB (client)," "$csv"
