@@ -180,8 +180,11 @@ Result<Socket> connect_peer(const std::string& local_address, const std::string&
     if (stopping()) return Socket();
     auto socket = new_socket();
     if (!socket) return socket;
+    // The port is chosen at connect(), knowing the peer: bound early with port 0, a reconnecting
+    // client (Test Connection Rate) could get a port whose old connection the server still
+    // holds in TIME_WAIT, and be reset.
     const int on = 1;
-    (void)::setsockopt(socket->fd(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    (void)::setsockopt(socket->fd(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &on, sizeof on);
     if (::bind(socket->fd(), reinterpret_cast<const sockaddr*>(&*from), sizeof *from) != 0) {
       return fail(socket_error("cannot connect from " + local_address, errno));
     }
@@ -204,6 +207,10 @@ Result<Socket> connect_peer(const std::string& local_address, const std::string&
     ready_for_transfers(*socket);
     const auto sent = send_all(*socket, preamble, stopping);
     if (sent.outcome == TransferOutcome::stopped) return Socket();
+    if (sent.outcome != TransferOutcome::done && sent.error_number == ECONNRESET &&
+        std::chrono::steady_clock::now() < give_up) {
+      continue;  // reset before it could speak: one more attempt, as for a refused connect
+    }
     if (sent.outcome != TransferOutcome::done) {
       return fail(socket_error(peer + " closed the connection at once", sent.error_number));
     }
