@@ -120,7 +120,9 @@ void NetworkTargetsPage::refresh() {
   }
   if (!editable) {
     targets_->set_choices({});
+    loading_ = true;  // emptying the box is no edit of the worker now shown
     local_interface_->clear();
+    loading_ = false;
     return;
   }
 
@@ -200,7 +202,7 @@ void NetworkTargetsPage::toggle(int row, bool ticked) {
 
 void NetworkTargetsPage::store_settings() {
   const auto* shown = worker();
-  if (loading_ || shown == nullptr) return;
+  if (loading_ || shown == nullptr || shown->type != WorkerType::network_tcp) return;
   auto changed = *shown;
   // A name the plan had for the same interface stays as written.
   const auto chosen = local_interface_->currentData().toString().toStdString();

@@ -215,10 +215,13 @@ TEST(NetworkTargetsPage, ShowsTheProjectsNetworkPlanAsIometerDoes) {
   window.select({1, std::nullopt});
   window.add_worker();
   ASSERT_EQ(window.document().managers()[1].workers.size(), 1U);
+  window.select({0, 0});  // from the network worker straight to the disk worker
   window.select({1, 0});
   EXPECT_TRUE(page.explanation().contains(QStringLiteral("disk worker"))) << page.explanation().toStdString();
   EXPECT_TRUE(page.targets().choices().empty());
   EXPECT_FALSE(page.test_connection_rate().isEnabled());
+  // The page's settings of the network worker shown before are not written to it.
+  EXPECT_EQ(window.document().managers()[1].workers[0].transactions_per_connection, 1U);
 
   // Removing the client row unpairs the server; the plan keeps the server, without a target.
   window.select({1, 1});
