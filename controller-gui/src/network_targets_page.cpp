@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/controller/network_pairing.hpp"
 #include "iomark/gui/network_targets_model.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "table_views.hpp"
@@ -94,6 +95,12 @@ QString NetworkTargetsPage::explanation() const { return title_->text(); }
 
 QString NetworkTargetsPage::pair_status() const { return pair_status_->text(); }
 
+const LiveManager* NetworkTargetsPage::live_of(std::size_t plan_manager) const {
+  // As Start pairs them (pair_managers()), so the interfaces shown are those the run uses.
+  const auto paired = pair_managers(document_.managers(), live_);
+  return plan_manager < paired.size() && paired[plan_manager] ? &live_[*paired[plan_manager]] : nullptr;
+}
+
 const access_specs::Worker* NetworkTargetsPage::worker() const {
   const auto& managers = document_.managers();
   if (!manager_ || !worker_ || *manager_ >= managers.size()) return nullptr;
@@ -168,10 +175,10 @@ void NetworkTargetsPage::refresh() {
   }
   const auto current = QString::fromStdString(shown->local_network_interface);
   int item = local_interface_->findData(current);
-  if (item < 0) {
-    // A name (eth0) the inventory lists, or what the plan says of a manager not connected.
-    for (int i = 0; own != nullptr && i < static_cast<int>(own->inventory.interfaces.size()); ++i) {
-      if (own->inventory.interfaces[static_cast<std::size_t>(i)].name == shown->local_network_interface) item = i + 1;
+  if (item < 0 && own != nullptr) {
+    // A name (eth0) the inventory lists: its address's item.
+    if (const auto* nic = controller::find_interface(own->inventory, shown->local_network_interface)) {
+      item = local_interface_->findData(QString::fromStdString(nic->address));
     }
   }
   if (item < 0) {
@@ -204,19 +211,12 @@ void NetworkTargetsPage::store_settings() {
   const auto* shown = worker();
   if (loading_ || shown == nullptr || shown->type != WorkerType::network_tcp) return;
   auto changed = *shown;
-  // A name the plan had for the same interface stays as written.
   const auto chosen = local_interface_->currentData().toString().toStdString();
-  if (local_interface_->currentIndex() >= 0 && chosen != changed.local_network_interface) {
-    const auto* own = [&]() -> const LiveManager* {
-      const auto paired = pair_managers(document_.managers(), live_);
-      return paired[*manager_] ? &live_[*paired[*manager_]] : nullptr;
-    }();
-    const bool same_interface =
-        own != nullptr && std::any_of(own->inventory.interfaces.begin(), own->inventory.interfaces.end(),
-                                      [&](const protocol::NetworkInterface& nic) {
-                                        return nic.address == chosen && nic.name == changed.local_network_interface;
-                                      });
-    if (!same_interface) changed.local_network_interface = chosen;
+  const auto* own = live_of(*manager_);
+  const auto* named = own != nullptr ? controller::find_interface(own->inventory, changed.local_network_interface) : nullptr;
+  // A name the plan had for the chosen interface (eth0 for its address) stays as written.
+  if (local_interface_->currentIndex() >= 0 && (named == nullptr || named->address != chosen)) {
+    changed.local_network_interface = chosen;
   }
   changed.test_connection_rate = connection_rate_->isChecked();
   changed.transactions_per_connection = static_cast<std::uint32_t>(transactions_->value());

@@ -324,6 +324,20 @@ TEST(NetworkTargetsPage, MakesSavesEditsRemovesAndRunsAPairBetweenTwoLiveManager
   EXPECT_TRUE(server->test_connection_rate);
   EXPECT_EQ(server->transactions_per_connection, 3U);
 
+  // A local interface the plan names by its NIC name shows as that interface, and stays named
+  // so when another setting changes.
+  const auto as_chosen = *server;
+  auto by_name = as_chosen;
+  by_name.local_network_interface = "lo";
+  window.document().set_worker(server_manager, 1, by_name);
+  EXPECT_EQ(local.currentIndex(), listen_on);
+  page.transactions_per_connection().setValue(4);
+  EXPECT_EQ(document.managers()[server_manager].workers[1].local_network_interface, "lo");
+  EXPECT_EQ(document.managers()[server_manager].workers[1].transactions_per_connection, 4U);
+  window.document().set_worker(server_manager, 1, as_chosen);
+  server = &document.managers()[server_manager].workers[1];
+  EXPECT_EQ(server->local_network_interface, "127.0.0.1");
+
   // Saved as IOmeter writes it (no client worker) and read back identical.
   const auto icf = dir.filePath(QStringLiteral("pair.icf"));
   ASSERT_TRUE(window.save_plan(icf));

@@ -57,6 +57,8 @@ class NetworkTargetsPage : public QWidget {
   void toggle(int row, bool ticked);
   void store_settings();
   [[nodiscard]] const access_specs::Worker* worker() const;
+  // The connected manager running the plan manager, or null.
+  [[nodiscard]] const LiveManager* live_of(std::size_t plan_manager) const;
 
   PlanDocument& document_;
   std::vector<LiveManager> live_;
