@@ -142,6 +142,8 @@ void DiskTargetsPage::show_worker(std::optional<std::size_t> manager, std::optio
   refresh();
 }
 
+QString DiskTargetsPage::explanation() const { return title_->text(); }
+
 const access_specs::Worker* DiskTargetsPage::worker() const {
   const auto& managers = document_.managers();
   if (!manager_ || !worker_ || *manager_ >= managers.size()) return nullptr;
@@ -151,11 +153,15 @@ const access_specs::Worker* DiskTargetsPage::worker() const {
 
 void DiskTargetsPage::refresh() {
   const auto* shown = worker();
-  view_->setEnabled(shown != nullptr);
-  add_path_->setEnabled(shown != nullptr);
-  settings_->setEnabled(shown != nullptr);
-  if (shown == nullptr) {
-    title_->setText(tr("Select a worker in the topology to choose its targets."));
+  const bool disk = shown != nullptr && shown->type == access_specs::WorkerType::disk;
+  view_->setEnabled(disk);
+  add_path_->setEnabled(disk);
+  settings_->setEnabled(disk);
+  if (!disk) {
+    title_->setText(shown == nullptr
+                        ? tr("Select a worker in the topology to choose its targets.")
+                        : tr("<b>%1</b> is a network worker: its partner and settings are on the Network Targets tab.")
+                              .arg(QString::fromStdString(shown->name).toHtmlEscaped()));
     targets_->set_choices({});
     return;
   }

@@ -27,6 +27,8 @@
 #include "iomark/controller/plan_series.hpp"
 #include "iomark/gui/access_specs_page.hpp"
 #include "iomark/gui/disk_targets_page.hpp"
+#include "iomark/gui/network_targets_model.hpp"
+#include "iomark/gui/network_targets_page.hpp"
 #include "iomark/gui/manager_filter.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/result_charts.hpp"
@@ -71,11 +73,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   topology_view_->setMinimumWidth(320);
 
   targets_page_ = new DiskTargetsPage(*document_);
+  network_page_ = new NetworkTargetsPage(*document_);
   specs_page_ = new AccessSpecsPage(*document_);
   results_page_ = new ResultsPage;
   setup_page_ = new TestSetupPage(*document_);
   tabs_ = new QTabWidget;
   tabs_->addTab(targets_page_, tr("Disk &Targets"));
+  tabs_->addTab(network_page_, tr("&Network Targets"));
   tabs_->addTab(specs_page_, tr("&Access Specifications"));
   tabs_->addTab(results_page_, tr("Results &Display"));
   tabs_->addTab(setup_page_, tr("Test &Setup"));
@@ -237,6 +241,9 @@ void MainWindow::build_actions() {
        style->standardIcon(QStyle::SP_DialogCloseButton));
   make(add_worker_, tr("Add &Worker"), QKeySequence(Qt::CTRL | Qt::Key_Insert),
        tr("Add a disk worker to the selected manager"), style->standardIcon(QStyle::SP_FileDialogNewFolder));
+  make(add_network_worker_, tr("Add N&etwork Worker"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Insert),
+       tr("Add a network (TCP) worker to the selected manager; pair it on the Network Targets tab"),
+       style->standardIcon(QStyle::SP_DriveNetIcon));
   make(remove_, tr("&Remove from Plan"), QKeySequence(Qt::CTRL | Qt::Key_Delete),
        tr("Remove the selected worker, or a manager that is not connected, from the plan"),
        style->standardIcon(QStyle::SP_TrashIcon));
@@ -307,6 +314,7 @@ void MainWindow::build_actions() {
   });
   connect(disconnect_, &QAction::triggered, this, &MainWindow::disconnect_selected);
   connect(add_worker_, &QAction::triggered, this, &MainWindow::add_worker);
+  connect(add_network_worker_, &QAction::triggered, this, &MainWindow::add_network_worker);
   connect(remove_, &QAction::triggered, this, &MainWindow::remove_selected);
 }
 
@@ -322,7 +330,7 @@ void MainWindow::build_menus_and_toolbar() {
   auto* managers = menuBar()->addMenu(tr("&Managers"));
   managers->addActions({local_agent_, connect_, listen_, legacy_dynamo_, disconnect_});
   managers->addSeparator();
-  managers->addActions({add_worker_, remove_});
+  managers->addActions({add_worker_, add_network_worker_, remove_});
   auto* view = menuBar()->addMenu(tr("&View"));
   auto* log_toggle = log_dock_->toggleViewAction();
   log_toggle->setShortcut(QKeySequence(Qt::Key_F9));
@@ -337,7 +345,9 @@ void MainWindow::build_menus_and_toolbar() {
   toolbar->addSeparator();
   toolbar->addActions({local_agent_, connect_, disconnect_});
   toolbar->addSeparator();
-  toolbar->addActions({add_worker_, remove_});
+  toolbar->addActions({add_worker_, add_network_worker_, remove_});
+  topology_view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  topology_view_->addActions({add_worker_, add_network_worker_, remove_, disconnect_});
 }
 
 bool MainWindow::open_plan(const QString& path) {
@@ -491,30 +501,55 @@ std::vector<std::string> MainWindow::embedded_paths_missing() const {
   return {};
 }
 
-void MainWindow::add_worker() {
+std::optional<std::size_t> MainWindow::selected_plan_manager() {
   const auto where = selected();
   if (!where) {
     report(Severity::warning, tr("select a manager in the topology to add a worker to it"));
-    return;
+    return std::nullopt;
   }
   const auto& row = topology_->rows()[where->manager];
-  std::size_t manager = 0;
-  std::size_t worker = 0;
-  if (row.plan_index) {
-    manager = *row.plan_index;
-    worker = document_->add_worker(manager);
-  } else {
-    manager = document_->ensure_manager(row.name);
-    worker = document_->managers()[manager].workers.size() - 1;
-  }
+  return row.plan_index ? *row.plan_index : document_->ensure_manager(row.name);
+}
+
+void MainWindow::add_worker() {
+  const auto where = selected();
+  const bool joins_plan = where && !topology_->rows()[where->manager].plan_index;
+  const auto manager = selected_plan_manager();
+  if (!manager) return;
+  // A manager that joins the plan brings its one disk worker: that is the one added.
+  const auto worker = joins_plan ? document_->managers()[*manager].workers.size() - 1 : document_->add_worker(*manager);
   // The plan's managers come first in the topology, in plan order.
-  select({manager, worker});
+  select({*manager, worker});
+}
+
+void MainWindow::add_network_worker() {
+  const auto manager = selected_plan_manager();
+  if (!manager) return;
+  const auto worker = document_->add_worker(*manager, access_specs::WorkerType::network_tcp);
+  select({*manager, worker});
+  tabs_->setCurrentWidget(network_page_);
+}
+
+std::optional<PlanWorkerIndex> MainWindow::plan_worker(const TopologyModel::Position& position) const {
+  if (position.manager >= topology_->rows().size() || !position.worker) return std::nullopt;
+  const auto& row = topology_->rows()[position.manager];
+  if (*position.worker >= row.workers.size()) return std::nullopt;
+  if (const auto& client = row.workers[*position.worker].client_of) return client;
+  if (!row.plan_index) return std::nullopt;
+  return PlanWorkerIndex{*row.plan_index, *position.worker};
 }
 
 void MainWindow::remove_selected() {
   const auto where = selected();
   if (!where) return;
   const auto& row = topology_->rows()[where->manager];
+  if (where->worker && *where->worker < row.workers.size() && row.workers[*where->worker].client_of) {
+    // A client goes with its pair: the server is left without a partner, as unticking does.
+    const auto server = *row.workers[*where->worker].client_of;
+    document_->set_worker(server.manager, server.worker,
+                          with_partner(document_->managers()[server.manager].workers[server.worker], nullptr));
+    return;
+  }
   if (!row.plan_index) return;
   if (where->worker) {
     document_->remove_worker(*row.plan_index, *where->worker);
@@ -565,6 +600,7 @@ std::optional<TopologyModel::Position> MainWindow::selected() const {
 
 void MainWindow::refresh_topology() {
   const auto keep = last_selection_;
+  network_page_->set_live_managers(session_->managers());
   const auto change =
       topology_->set_rows(build_topology(document_->managers(), session_->managers(), session_->series_running()));
   if (change == TopologyModel::Change::rows) {
@@ -594,11 +630,20 @@ void MainWindow::selection_changed() {
   if (where && where->manager < topology_->rows().size()) {
     const auto& row = topology_->rows()[where->manager];
     manager = row.plan_index;
-    worker = where->worker;
     if (row.live_index) live = session_->managers()[*row.live_index];
+    // A client row shows its server, where the pair is edited, with the server's manager.
+    if (const auto plan = plan_worker(*where); plan && plan->manager != manager) {
+      const auto paired = pair_managers(document_->managers(), session_->managers())[plan->manager];
+      live = paired ? std::optional<LiveManager>(session_->managers()[*paired]) : std::nullopt;
+      manager = plan->manager;
+      worker = plan->worker;
+    } else if (plan) {
+      worker = plan->worker;
+    }
     if (manager && !worker && !document_->managers()[*manager].workers.empty()) worker = 0;
   }
   targets_page_->show_worker(manager, worker, live);
+  network_page_->show_worker(manager, worker);
   specs_page_->show_worker(manager, worker);
   update_actions();
 }
@@ -632,6 +677,7 @@ void MainWindow::update_actions() {
   local_agent_->setEnabled(!running);
   disconnect_->setEnabled(!running && row != nullptr && row->live_index.has_value());
   add_worker_->setEnabled(!running && row != nullptr);
+  add_network_worker_->setEnabled(!running && row != nullptr);
   remove_->setEnabled(!running && row != nullptr && row->plan_index.has_value() && (where->worker || !row->connected));
   save_results_->setEnabled(!session_->last_results().runs.empty());
   listen_->setText(session_->listening().isEmpty() ? tr("&Listen for Agents...") : tr("Stop &Listening"));

@@ -15,6 +15,7 @@ using access_specs::DefaultAssignment;
 using access_specs::Manager;
 using access_specs::TestPlan;
 using access_specs::Worker;
+using access_specs::WorkerType;
 
 const std::vector<AccessSpec> kNoSpecs;
 const std::vector<Manager> kNoManagers;
@@ -27,17 +28,29 @@ bool same_name(std::string_view a, std::string_view b) noexcept {
          });
 }
 
-Worker make_worker(std::string name, const std::vector<AccessSpec>& specs) {
+Worker make_worker(std::string name, const std::vector<AccessSpec>& specs, WorkerType type) {
   Worker worker;
   worker.name = std::move(name);
+  worker.type = type;
   worker.assigned_specs.emplace();
   worker.targets.emplace();
+  const auto own_default = type == WorkerType::disk ? DefaultAssignment::disk : DefaultAssignment::network;
   for (const auto& spec : specs) {
-    if (spec.default_assignment == DefaultAssignment::all || spec.default_assignment == DefaultAssignment::disk) {
+    if (spec.default_assignment == DefaultAssignment::all || spec.default_assignment == own_default) {
       worker.assigned_specs->push_back(spec.name);
     }
   }
   return worker;
+}
+
+std::optional<std::size_t> partner_manager(const std::vector<Manager>& managers, const access_specs::Target& target) {
+  for (std::size_t m = 0; m < managers.size(); ++m) {
+    if (same_name(managers[m].name, target.remote_manager_name) &&
+        managers[m].id == target.remote_manager_id.value_or(1)) {
+      return m;
+    }
+  }
+  return std::nullopt;
 }
 
 PlanDocument::PlanDocument(QObject* parent) : QObject(parent) { clear(); }
@@ -155,19 +168,28 @@ std::size_t PlanDocument::ensure_manager(std::string_view name) {
 void PlanDocument::remove_manager(std::size_t manager) {
   auto& managers = *plan_.managers;
   if (manager >= managers.size()) return;
+  const auto removed = managers[manager];
   managers.erase(managers.begin() + static_cast<std::ptrdiff_t>(manager));
+  for (auto& other : managers) {
+    for (auto& worker : other.workers) {
+      if (worker.type == WorkerType::disk || !worker.targets) continue;
+      std::erase_if(*worker.targets, [&](const access_specs::Target& target) {
+        return same_name(target.remote_manager_name, removed.name) && target.remote_manager_id.value_or(1) == removed.id;
+      });
+    }
+  }
   touch();
   emit topology_changed();
 }
 
-std::size_t PlanDocument::add_worker(std::size_t manager) {
+std::size_t PlanDocument::add_worker(std::size_t manager, WorkerType type) {
   auto& workers = manager_at(manager).workers;
   std::size_t number = workers.size() + 1;
   auto taken = [&](const std::string& name) {
     return std::any_of(workers.begin(), workers.end(), [&](const Worker& w) { return same_name(w.name, name); });
   };
   while (taken("Worker " + std::to_string(number))) ++number;
-  workers.push_back(make_worker("Worker " + std::to_string(number), specs()));
+  workers.push_back(make_worker("Worker " + std::to_string(number), specs(), type));
   touch();
   emit topology_changed();
   return workers.size() - 1;

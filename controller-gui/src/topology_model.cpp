@@ -3,8 +3,10 @@
 #include <QBrush>
 #include <QColor>
 #include <algorithm>
+#include <iterator>
 
 #include "iomark/gui/manager_filter.hpp"
+#include "iomark/gui/plan_document.hpp"
 
 namespace iomark::gui {
 
@@ -20,18 +22,49 @@ std::string host_facts(const LiveManager& live) {
   return facts;
 }
 
+std::string spec_list(const access_specs::Worker& worker) {
+  std::string list;
+  if (worker.assigned_specs) {
+    for (const auto& spec : *worker.assigned_specs) list += (list.empty() ? "" : ", ") + spec;
+  }
+  return list.empty() ? "no access spec assigned" : list;
+}
+
 TopologyWorkerRow worker_row(const access_specs::Worker& worker) {
   TopologyWorkerRow row;
   row.name = worker.name;
   const auto targets = worker.targets ? worker.targets->size() : 0;
-  row.state = targets == 0 ? std::string("no target")
-                           : std::to_string(targets) + (targets == 1 ? " target, " : " targets, ") +
-                                 "QD " + std::to_string(worker.outstanding_ios);
-  if (worker.assigned_specs) {
-    for (const auto& spec : *worker.assigned_specs) row.details += (row.details.empty() ? "" : ", ") + spec;
+  if (worker.type != access_specs::WorkerType::disk) {
+    row.state = targets == 0 ? std::string("network, no partner")
+                             : "server, client on " + worker.targets->front().remote_manager_name + " " +
+                                   worker.targets->front().name;
+  } else {
+    row.state = targets == 0 ? std::string("no target")
+                             : std::to_string(targets) + (targets == 1 ? " target, " : " targets, ") +
+                                   "QD " + std::to_string(worker.outstanding_ios);
   }
-  if (row.details.empty()) row.details = "no access spec assigned";
+  row.details = spec_list(worker);
   return row;
+}
+
+// The clients IOmeter makes for the plan's paired network servers, per plan manager owning
+// the partner interface, named as the controller names them at Start.
+std::vector<std::vector<TopologyWorkerRow>> client_rows(const std::vector<access_specs::Manager>& planned) {
+  std::vector<std::vector<TopologyWorkerRow>> clients(planned.size());
+  for (std::size_t m = 0; m < planned.size(); ++m) {
+    const auto& workers = planned[m].workers;
+    for (std::size_t w = 0; w < workers.size(); ++w) {
+      const auto& server = workers[w];
+      if (server.type == access_specs::WorkerType::disk || !server.targets || server.targets->empty()) continue;
+      const auto partner = partner_manager(planned, server.targets->front());
+      if (!partner) continue;
+      clients[*partner].push_back({server.name + " (client)",
+                                   "client of " + planned[m].name + " / " + server.name + ", from " +
+                                       server.targets->front().name,
+                                   spec_list(server), PlanWorkerIndex{m, w}});
+    }
+  }
+  return clients;
 }
 
 }  // namespace
@@ -40,6 +73,7 @@ std::vector<TopologyManagerRow> build_topology(const std::vector<access_specs::M
                                                const std::vector<LiveManager>& live, bool running) {
   std::vector<TopologyManagerRow> rows;
   const auto paired = pair_managers(planned, live);
+  auto clients = client_rows(planned);
   std::vector<bool> used(live.size(), false);
   for (std::size_t p = 0; p < planned.size(); ++p) {
     TopologyManagerRow row;
@@ -58,6 +92,7 @@ std::vector<TopologyManagerRow> build_topology(const std::vector<access_specs::M
       row.details = "waiting for an agent to log in, or for one to be dialled";
     }
     for (const auto& worker : planned[p].workers) row.workers.push_back(worker_row(worker));
+    std::move(clients[p].begin(), clients[p].end(), std::back_inserter(row.workers));
     rows.push_back(std::move(row));
   }
   for (std::size_t l = 0; l < live.size(); ++l) {
@@ -150,6 +185,10 @@ QVariant TopologyModel::data(const QModelIndex& index, int role) const {
   if (role == kManagerNameRole) return where->worker ? QVariant() : QVariant(QString::fromStdString(manager.name));
   if (role == Qt::ForegroundRole && index.column() == state_column && !where->worker) {
     return QBrush(manager.connected ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xa0, 0x5a, 0x00));
+  }
+  // Greyed as IOmeter greys its client workers: made from their server, edited there.
+  if (role == Qt::ForegroundRole && where->worker && manager.workers[*where->worker].client_of) {
+    return QBrush(QColor(0x70, 0x70, 0x70));
   }
   if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
   const std::string* text = nullptr;

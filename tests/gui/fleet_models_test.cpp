@@ -116,7 +116,8 @@ std::vector<TopologyManagerRow> topology_rows(const std::string& state) {
     TopologyManagerRow row;
     row.name = name;
     row.state = state;
-    row.workers = {{"Worker 1", "1 target, QD 4", "Database"}, {"Worker 2", "1 target, QD 4", "Database"}};
+    row.workers = {{"Worker 1", "1 target, QD 4", "Database", std::nullopt},
+                   {"Worker 2", "1 target, QD 4", "Database", std::nullopt}};
     rows.push_back(std::move(row));
   }
   return rows;

@@ -29,12 +29,15 @@ class DiskTargetsPage : public QWidget {
   explicit DiskTargetsPage(PlanDocument& document, QWidget* parent = nullptr);
 
   // Shows the plan manager's worker; `live` is the connected manager it runs on, if any.
-  // Without a worker the page says what to select.
+  // Without a worker the page says what to select; a network worker's page is off, saying
+  // where its partner is chosen.
   void show_worker(std::optional<std::size_t> manager, std::optional<std::size_t> worker,
                    std::optional<LiveManager> live);
   // The size of an iobw.tst made in a directory target when the worker's maximum disk size
   // is 0 ("the whole disk" in IOmeter, which would fill the file system).
   [[nodiscard]] std::uint64_t test_file_bytes() const noexcept { return test_file_bytes_; }
+  // The sentence above the list: whose targets are shown, or why the page is off.
+  [[nodiscard]] QString explanation() const;
   void set_test_file_bytes(std::uint64_t bytes);
 
  private:

@@ -1,7 +1,7 @@
 // iomark-gui's main window, laid out as IOmeter's: the topology (managers -> workers) on the
-// left; Disk Targets, Access Specifications, Results Display and Test Setup tabs; a toolbar
-// with the green Start flag; a log pane instead of modal error boxes; the run, its ETA and
-// the managers in the status bar.
+// left; Disk Targets, Network Targets, Access Specifications, Results Display and Test Setup
+// tabs; a toolbar with the green Start flag; a log pane instead of modal error boxes; the run,
+// its ETA and the managers in the status bar.
 //
 // It owns the plan document and the session (the bridge to controller_core) and wires them
 // to the pages; what runs is decided by the core (plan_series, run_series), never here.
@@ -33,6 +33,7 @@ namespace iomark::gui {
 class AccessSpecsPage;
 class DiskTargetsPage;
 class ManagerFilter;
+class NetworkTargetsPage;
 class PlanDocument;
 class ResultsPage;
 class Session;
@@ -94,6 +95,9 @@ class MainWindow : public QMainWindow {
   void accept_legacy_dynamo(const QString& address);
   void stop_legacy_dynamo();
   void add_worker();
+  // Adds a network (TCP) worker to the selected manager and selects it; its partner is
+  // ticked on the Network Targets tab.
+  void add_network_worker();
   void remove_selected();
   void disconnect_selected();
   // Selects a row of the topology (a manager, or one of its workers), when the filter shows it.
@@ -111,6 +115,7 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] ResultsPage& results_page() noexcept { return *results_page_; }
   [[nodiscard]] TestSetupPage& test_setup_page() noexcept { return *setup_page_; }
   [[nodiscard]] DiskTargetsPage& disk_targets_page() noexcept { return *targets_page_; }
+  [[nodiscard]] NetworkTargetsPage& network_targets_page() noexcept { return *network_page_; }
   [[nodiscard]] AccessSpecsPage& access_specs_page() noexcept { return *specs_page_; }
   [[nodiscard]] LogModel& log() noexcept { return *log_; }
   [[nodiscard]] TopologyModel& topology() noexcept { return *topology_; }
@@ -129,6 +134,11 @@ class MainWindow : public QMainWindow {
   void adopt_new_managers();
   void update_title();
   void update_actions();
+  // The plan manager the selected topology row stands for (adding it to the plan when it is
+  // a connected manager the plan does not have yet, with the one worker that brings).
+  [[nodiscard]] std::optional<std::size_t> selected_plan_manager();
+  // The plan worker a topology row stands for: its own, or a client's server.
+  [[nodiscard]] std::optional<PlanWorkerIndex> plan_worker(const TopologyModel::Position& position) const;
   void report(Severity severity, const QString& text);
   // Paths the embedded agent must be allowed before the plan can run on it; empty when it
   // already may touch every device and file of the plan's managers it runs.
@@ -147,6 +157,7 @@ class MainWindow : public QMainWindow {
   QTreeView* topology_view_{};
   QTabWidget* tabs_{};
   DiskTargetsPage* targets_page_{};
+  NetworkTargetsPage* network_page_{};
   AccessSpecsPage* specs_page_{};
   ResultsPage* results_page_{};
   TestSetupPage* setup_page_{};
@@ -174,6 +185,7 @@ class MainWindow : public QMainWindow {
   QAction* legacy_dynamo_{};
   QAction* disconnect_{};
   QAction* add_worker_{};
+  QAction* add_network_worker_{};
   QAction* remove_{};
 };
 

@@ -56,10 +56,13 @@ class PlanDocument : public QObject {
   // The index of the plan manager named `name` (case-insensitive), adding it with one disk
   // worker when it is missing.
   std::size_t ensure_manager(std::string_view name);
+  // Removes the manager and the network targets of other workers that name it (the pairs
+  // whose client it ran), as IOmeter drops a client with its manager.
   void remove_manager(std::size_t manager);
-  // Appends a disk worker named "Worker N" (the next free N) with the plan's specs whose
-  // default assignment is ALL or DISK; returns its index.
-  std::size_t add_worker(std::size_t manager);
+  // Appends a worker of `type` named "Worker N" (the next free N) with the plan's specs whose
+  // default assignment is ALL or that type's (DISK, NETWORK); returns its index. A network
+  // worker starts with no partner (no target).
+  std::size_t add_worker(std::size_t manager, access_specs::WorkerType type = access_specs::WorkerType::disk);
   void remove_worker(std::size_t manager, std::size_t worker);
   void set_worker(std::size_t manager, std::size_t worker, access_specs::Worker value);
 
@@ -81,9 +84,15 @@ class PlanDocument : public QObject {
   bool modified_{false};
 };
 
-// A worker as IOmeter creates it: a disk worker named `name` with the default settings and
-// the specs of `specs` whose default assignment is ALL or DISK.
-[[nodiscard]] access_specs::Worker make_worker(std::string name, const std::vector<access_specs::AccessSpec>& specs);
+// A worker as IOmeter creates it: a worker of `type` named `name` with the default settings
+// and the specs of `specs` whose default assignment is ALL or that type's (DISK, NETWORK).
+[[nodiscard]] access_specs::Worker make_worker(std::string name, const std::vector<access_specs::AccessSpec>& specs,
+                                               access_specs::WorkerType type = access_specs::WorkerType::disk);
+
+// The plan manager a network target names: its name (case-insensitive) and its id, the
+// occurrence of that name (1 when the target has none), as the controller core pairs them.
+[[nodiscard]] std::optional<std::size_t> partner_manager(const std::vector<access_specs::Manager>& managers,
+                                                         const access_specs::Target& target);
 
 // Case-insensitive equality, as IOmeter compares manager and spec names.
 [[nodiscard]] bool same_name(std::string_view a, std::string_view b) noexcept;

@@ -15,10 +15,22 @@
 
 namespace iomark::gui {
 
+// Where a worker is in the plan: its manager's and its own index.
+struct PlanWorkerIndex {
+  std::size_t manager{};
+  std::size_t worker{};
+  friend bool operator==(const PlanWorkerIndex&, const PlanWorkerIndex&) = default;
+};
+
 struct TopologyWorkerRow {
   std::string name;
-  std::string state;    // "2 targets, QD 4" (outstanding I/Os per target), "no target"
+  std::string state;    // "2 targets, QD 4" (outstanding I/Os per target), "no target",
+                        // "server, client on B", "client of A / Worker 2"
   std::string details;  // the assigned specs in order
+  // A network client: the plan does not hold it (IOmeter makes it on the partner's manager
+  // and never writes it), it runs the server worker's specs. These rows follow the
+  // manager's own workers, so a row index below the plan's worker count is the plan's.
+  std::optional<PlanWorkerIndex> client_of;
   friend bool operator==(const TopologyWorkerRow&, const TopologyWorkerRow&) = default;
 };
 
@@ -34,7 +46,8 @@ struct TopologyManagerRow {
   friend bool operator==(const TopologyManagerRow&, const TopologyManagerRow&) = default;
 };
 
-// The plan's managers in plan order (paired as pair_managers() does), then the connected
+// The plan's managers in plan order (paired as pair_managers() does), each with its workers
+// then the network clients of the pairs whose partner interface it owns; then the connected
 // managers no plan manager uses. `running`: a series is running on the paired managers.
 [[nodiscard]] std::vector<TopologyManagerRow> build_topology(const std::vector<access_specs::Manager>& planned,
                                                              const std::vector<LiveManager>& live, bool running);
