@@ -5,8 +5,8 @@
 # the loopback NIC the Dynamos report, 64 KiB then 512 B sent by the client, 4 transactions
 # per connection. (No reply: with replies and Test Connection Rate, Dynamo 1.1.0 on Linux can
 # hang in STOP, README "Mixing in existing Dynamo hosts" says why.) The NETWORK rows must
-# show traffic counted alike at both ends and the connections the setting implies. Then a
-# pair of a Dynamo and an iomark agent is refused, naming both.
+# show traffic counted alike at both ends and the connections the setting implies. The same
+# pair from --network-pair; then a pair of a Dynamo and an iomark agent is refused, naming both.
 # usage: legacy_dynamo_network_pair_test.sh IOMARK IOMARK_AGENT DYNAMO PLAN.icf   (exit 77: no Dynamo)
 set -uo pipefail
 iomark=$1 agent=$2 dynamo=$3 plan=$4
@@ -88,7 +88,18 @@ check "JSON: both runs have the two network targets" \
   jq -e '[.runs[] | [.managers[].workers[].targets[] | select(.kind == "network")] | length] == [2, 2]' \
   "$work/results.json" >/dev/null
 
-# ---- 2. A Dynamo and an iomark agent cannot be ends of one pair --------------------------------
+# ---- 2. The same pair from the command line ------------------------------------------------------
+start_controller quick --wait-managers 2 --network-pair dyn1@127.0.0.1:dyn2@127.0.0.1 \
+  --spec-line 65536,100,100,0,0,1,0,0 --time 1 --results "$work/quick.csv" || exit 1
+start_dynamo dyn1 127.0.0.1
+start_dynamo dyn2 127.0.0.2
+wait_exit "$ctl_pid" 60
+check "quick pair: controller exits 0 (got $exit_status: $(tail -3 "$work/quick.err"))" test "$exit_status" -eq 0
+check "quick pair: both ends moved data" \
+  test "$(awk -F, '$1 == "NETWORK" && $16 > 0 {print $2}' "$work/quick.csv" | sort | tr '\n' ,)" = \
+  "dyn1:127.0.0.1 >> dyn2:127.0.0.1,dyn2:127.0.0.1 >> dyn1:127.0.0.1,"
+
+# ---- 3. A Dynamo and an iomark agent cannot be ends of one pair --------------------------------
 start_agent agentA || exit 1
 start_controller mixed --manager "127.0.0.1:$port_agentA" \
   --network-pair dyn1@127.0.0.1:agentA@127.0.0.1 --spec-line 512,100,100,0,0,1,0,0 --time 1 --results "" || exit 1
