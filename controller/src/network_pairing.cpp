@@ -71,7 +71,22 @@ protocol::WorkerAssignment end_of_pair(const PairRequest& pair, protocol::Networ
   return worker;
 }
 
+bool is_dynamo(const protocol::Inventory& inventory) {
+  return inventory.engines.size() == 1 && inventory.engines.front() == kDynamoEngine;
+}
+
 }  // namespace
+
+Result<void> check_pair_ends(const protocol::Inventory& server, std::string_view server_name,
+                             const protocol::Inventory& client, std::string_view client_name) {
+  if (is_dynamo(server) == is_dynamo(client)) return {};
+  const auto dynamo = is_dynamo(server) ? server_name : client_name;
+  const auto agent = is_dynamo(server) ? client_name : server_name;
+  return fail(ErrorCode::unsupported,
+              "'" + std::string(dynamo) + "' is a Dynamo 1.1.0 and '" + std::string(agent) +
+                  "' an iomark agent: a network pair needs two Dynamos or two iomark agents (their TCP "
+                  "data exchanges differ)");
+}
 
 const protocol::NetworkInterface* find_interface(const protocol::Inventory& inventory, std::string_view wanted) {
   for (const auto& nic : inventory.interfaces) {

@@ -141,6 +141,9 @@ Result<PairRequest> network_pair_of(const TestPlan& plan, std::size_t server_pla
   const auto& client = *links[pair.client_manager];
   pair.server_manager_name = server.name();
   pair.client_manager_name = client.name();
+  if (auto same = check_pair_ends(server.inventory(), server.name(), client.inventory(), client.name()); !same) {
+    return fail(same.error());
+  }
   const auto* client_nic = find_interface(client.inventory(), target.name);
   if (client_nic == nullptr) {
     return fail(ErrorCode::not_found, "'" + target.name + "' is not an interface of manager '" + client.name() +

@@ -29,6 +29,11 @@ Result<PairRequest> pair_request(const PairNames& names, const QuickSeriesOption
   pair.client_manager = *client;
   pair.server_manager_name = links[*server]->name();
   pair.client_manager_name = links[*client]->name();
+  if (auto same = check_pair_ends(links[*server]->inventory(), pair.server_manager_name, links[*client]->inventory(),
+                                  pair.client_manager_name);
+      !same) {
+    return fail(Error(same.error()).in_field("--network-pair"));
+  }
   if (names.server_address && names.client_address) {
     pair.addresses = {*names.server_address, *names.client_address};
   } else {

@@ -149,48 +149,43 @@ Result<void> RunDriver::expect_ack(std::size_t manager, protocol::Message reques
 
 // Sends the phase to every manager before awaiting any acknowledgement, so all managers
 // change phase together rather than one round trip after another.
-Result<void> RunDriver::command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase) {
+Result<void> RunDriver::command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase,
+                                    const OtherReply& other_reply) {
   std::vector<std::uint64_t> ids;
   for (const auto& manager : plan.managers) {
     auto id = links_[manager.manager]->send(protocol::PhaseCommand{run_id, phase});
     if (!id) return fail(id.error());
     ids.push_back(*id);
   }
-  return await_acks(plan, ids, "phase_command");
+  return await_acks(plan, ids, "phase_command", other_reply);
 }
 
 // The acknowledgements of requests sent to every manager of `plan` (ids in the same order).
-Result<void> RunDriver::await_acks(const RunPlan& plan, const std::vector<std::uint64_t>& ids, std::string_view what) {
+Result<void> RunDriver::await_acks(const RunPlan& plan, const std::vector<std::uint64_t>& ids, std::string_view what,
+                                   const OtherReply& other_reply) {
   for (std::size_t i = 0; i < plan.managers.size(); ++i) {
     const auto manager = plan.managers[i].manager;
     auto reply = links_[manager]->await_reply(ids[i], what, ns(kReplyTimeout), push_handler(manager));
     if (!reply) return fail(reply.error());
-    if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager, *reply, "an acknowledgement"));
+    if (std::holds_alternative<protocol::Ack>(*reply)) continue;
+    if (!other_reply) return fail(unexpected(manager, *reply, "an acknowledgement"));
+    if (auto handled = other_reply(manager, *reply); !handled) return fail(handled.error());
   }
   return {};
 }
 
-// Start, as command_all does, except that agents with network servers answer with the ports
-// they listen on; each port then goes to its client, so every server listens before any
-// client connects (at BeginIo).
+// Start, as every phase, except that agents with network servers answer with the ports they
+// listen on; each port then goes to its client, so every server listens before any client
+// connects (at BeginIo).
 Result<void> RunDriver::start_all(const RunPlan& plan, std::uint64_t run_id) {
-  std::vector<std::uint64_t> ids;
-  for (const auto& manager : plan.managers) {
-    auto id = links_[manager.manager]->send(protocol::PhaseCommand{run_id, protocol::Phase::start});
-    if (!id) return fail(id.error());
-    ids.push_back(*id);
-  }
   std::map<std::size_t, protocol::NetworkPorts> listening;
-  for (std::size_t i = 0; i < plan.managers.size(); ++i) {
-    const auto manager = plan.managers[i].manager;
-    auto reply = links_[manager]->await_reply(ids[i], "phase_command", ns(kReplyTimeout), push_handler(manager));
-    if (!reply) return fail(reply.error());
-    if (auto* ports = std::get_if<protocol::NetworkPorts>(&*reply)) {
-      listening[manager] = std::move(*ports);
-    } else if (!std::holds_alternative<protocol::Ack>(*reply)) {
-      return fail(unexpected(manager, *reply, "an acknowledgement"));
-    }
-  }
+  const auto keep_ports = [&](std::size_t manager, protocol::Message& reply) -> Result<void> {
+    auto* ports = std::get_if<protocol::NetworkPorts>(&reply);
+    if (ports == nullptr) return fail(unexpected(manager, reply, "an acknowledgement"));
+    listening[manager] = std::move(*ports);
+    return {};
+  };
+  if (auto started = command_all(plan, run_id, protocol::Phase::start, keep_ports); !started) return started;
   if (plan.network_pairs.empty()) return {};
   auto to_clients = relay_ports(plan, run_id, listening);
   if (!to_clients) return fail(to_clients.error());

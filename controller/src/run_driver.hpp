@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <stop_token>
@@ -43,9 +44,13 @@ class RunDriver {
   void notice_errors(const ManagerRun& planned, const protocol::Sample& sample);
   [[nodiscard]] Error unexpected(std::size_t manager, const protocol::Message& message, std::string_view wanted) const;
   [[nodiscard]] Result<void> expect_ack(std::size_t manager, protocol::Message request, Nanoseconds timeout);
-  [[nodiscard]] Result<void> command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase);
+  // What a phase makes of a reply other than an Ack from `manager` (Start's NetworkPorts);
+  // an error ends the phase. Without one, such a reply is an error.
+  using OtherReply = std::function<Result<void>(std::size_t manager, protocol::Message& reply)>;
+  [[nodiscard]] Result<void> command_all(const RunPlan& plan, std::uint64_t run_id, protocol::Phase phase,
+                                         const OtherReply& other_reply = {});
   [[nodiscard]] Result<void> await_acks(const RunPlan& plan, const std::vector<std::uint64_t>& ids,
-                                        std::string_view what);
+                                        std::string_view what, const OtherReply& other_reply = {});
   [[nodiscard]] Result<void> prepare(const RunPlan& plan);
   [[nodiscard]] Result<void> start_all(const RunPlan& plan, std::uint64_t run_id);
   [[nodiscard]] Result<PhaseEnd> wait(const RunPlan& plan, LivePhase phase, std::uint32_t seconds);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "dynamo_network.hpp"
+#include "iomark/controller/network_pairing.hpp"
 #include "iomark/legacy/raw_results.hpp"
 #include "iomark/legacy/test_spec.hpp"
 
@@ -161,22 +163,26 @@ Result<void> DynamoConnection::command(Purpose purpose, std::int32_t data, std::
 
 Result<protocol::Inventory> DynamoConnection::report_targets() {
   if (auto sent = send_message(Purpose::report_targets, legacy::kManager); !sent) return fail(sent.error());
-  // Three lists: disks, TCP NICs, VI NICs. Only disks are run over the legacy protocol.
+  // Three lists: disks, TCP NICs, VI NICs. VI is not run (Linux Dynamo reports none).
   std::vector<legacy::TargetSpec> disks;
+  std::vector<legacy::TargetSpec> tcp_nics;
   for (int list = 0; list < 3; ++list) {
     auto block = receive_block(Purpose::report_targets);
     if (!block) return fail(block.error());
     auto targets = legacy::decode_target_list(*block, legacy::TargetListUse::discovery);
     if (!targets) return fail(failure(targets.error(), "REPORT_TARGETS"));
     if (list == 0) disks = std::move(*targets);
+    if (list == 1) tcp_nics = std::move(*targets);
   }
   disks_ = std::move(disks);
+  tcp_nics_ = std::move(tcp_nics);
   protocol::Inventory inventory;
   inventory.host_name = peer_.name;
   inventory.cpu_count = info_.processors;
   inventory.os_name = "Dynamo";
   inventory.kernel_release = info_.version;
-  inventory.engines = {"dynamo"};
+  inventory.engines = {std::string(kDynamoEngine)};
+  inventory.interfaces = interfaces_of(tcp_nics_);
   for (const auto& target : disks_) {
     const auto& disk = std::get<legacy::DiskDetails>(target.details);
     if (const auto logical = split_logical_name(target.name);
@@ -296,6 +302,65 @@ Result<std::optional<protocol::Envelope>> DynamoConnection::poll_prepared() {
   return std::optional<protocol::Envelope>{reply_to(preparing->request_id, protocol::Ack{})};
 }
 
+Result<legacy::TargetSpec> DynamoConnection::target_spec(const protocol::TargetAssignment& assigned) const {
+  legacy::TargetSpec target;
+  if (assigned.network) {
+    if (!reports_nic(assigned.network->local_address)) {
+      return fail(Error(ErrorCode::not_found, "Dynamo '" + peer_.name + "' does not report a TCP interface '" +
+                                                  assigned.network->local_address + "'")
+                      .in_field("local_address"));
+    }
+    target = network_target(*assigned.network, 0);
+  } else {
+    const auto* reported = target_for(assigned.path);
+    if (reported == nullptr) {
+      return fail(Error(ErrorCode::not_found, "Dynamo '" + peer_.name + "' does not report a target '" + assigned.path + "'")
+                      .in_field("path"));
+    }
+    target = *reported;
+    target.type |= legacy::target_type::kActive;
+    auto& disk = std::get<legacy::DiskDetails>(target.details);
+    disk.maximum_size_sectors = assigned.maximum_size_sectors;
+    disk.starting_sector = assigned.starting_sector;
+  }
+  // Dynamo 1.1.0 writes only IOmeter's three patterns: refuse rather than write another.
+  if (assigned.data_reduction) {
+    return fail(Error(ErrorCode::unsupported, "Dynamo '" + peer_.name + "' cannot write the data pattern " +
+                                                  access_specs::to_string(*assigned.data_reduction) +
+                                                  " (IOmeter 1.1.0 knows repeating, pseudo-random and full-random)")
+                    .in_field("data_pattern"));
+  }
+  target.queue_depth = assigned.outstanding_ios;
+  target.data_pattern = to_legacy(assigned.data_pattern);
+  target.test_connection_rate = assigned.test_connection_rate;
+  target.transactions_per_connection = assigned.transactions_per_connection;
+  // The two ends of a pair get the same seed: Dynamo's grunts draw their transfer sizes from
+  // it, and must draw the same.
+  target.random_seed = assigned.seed;
+  return target;
+}
+
+bool DynamoConnection::reports_nic(const std::string& address) const {
+  return std::any_of(tcp_nics_.begin(), tcp_nics_.end(), [&address](const auto& nic) { return nic.name == address; });
+}
+
+Result<legacy::DataBlock> DynamoConnection::set_targets(std::size_t worker, std::span<const legacy::TargetSpec> targets) {
+  auto block = legacy::encode_target_list(targets);
+  if (!block) return fail(block.error());
+  if (auto sent = send_message(Purpose::set_targets, static_cast<std::int32_t>(worker)); !sent) return fail(sent.error());
+  if (auto sent = send_block(*block); !sent) return fail(sent.error());
+  auto reply = receive_reply(Purpose::set_targets);
+  if (!reply) return fail(reply.error());
+  auto echo = receive_block(Purpose::set_targets);
+  if (!echo) return fail(echo.error());
+  if (reply->data != 1) {
+    std::string names;
+    for (const auto& target : targets) names += (names.empty() ? "" : ", ") + target.name;
+    return fail(failure("SET_TARGETS", "refused the targets of worker " + std::to_string(worker) + " (" + names + ")"));
+  }
+  return echo;
+}
+
 Result<void> DynamoConnection::assign(const protocol::Assignment& assignment) {
   const auto wanted = assignment.workers.size();
   if (wanted > legacy::kMaxWorkers) {
@@ -303,33 +368,23 @@ Result<void> DynamoConnection::assign(const protocol::Assignment& assignment) {
   }
   // Resolve every target before sending anything, so a refusal leaves Dynamo as it was.
   std::vector<std::vector<legacy::TargetSpec>> lists;
+  std::vector<std::optional<protocol::NetworkRole>> network_roles;
   for (const auto& worker : assignment.workers) {
+    const bool network = std::any_of(worker.targets.begin(), worker.targets.end(),
+                                     [](const auto& target) { return target.network.has_value(); });
+    // As in IOmeter, a network worker has one partner and no disks (a Dynamo grunt opens one
+    // kind of target).
+    if (network && worker.targets.size() != 1) {
+      return fail(ErrorCode::unsupported, "Dynamo '" + peer_.name + "': worker '" + worker.name +
+                                              "' mixes a network target with others (a Dynamo worker runs one network "
+                                              "target or disks)");
+    }
+    network_roles.push_back(network ? std::optional(worker.targets.front().network->role) : std::nullopt);
     std::vector<legacy::TargetSpec> list;
     for (const auto& assigned : worker.targets) {
-      const auto* reported = target_for(assigned.path);
-      if (reported == nullptr) {
-        return fail(Error(ErrorCode::not_found,
-                          "Dynamo '" + peer_.name + "' does not report a target '" + assigned.path + "'")
-                        .in_field("path"));
-      }
-      // Dynamo 1.1.0 writes only IOmeter's three patterns: refuse rather than write another.
-      if (assigned.data_reduction) {
-        return fail(Error(ErrorCode::unsupported, "Dynamo '" + peer_.name + "' cannot write the data pattern " +
-                                                      access_specs::to_string(*assigned.data_reduction) +
-                                                      " (IOmeter 1.1.0 knows repeating, pseudo-random and full-random)")
-                        .in_field("data_pattern"));
-      }
-      auto target = *reported;
-      target.type |= legacy::target_type::kActive;
-      target.queue_depth = assigned.outstanding_ios;
-      target.data_pattern = to_legacy(assigned.data_pattern);
-      target.test_connection_rate = assigned.test_connection_rate;
-      target.transactions_per_connection = assigned.transactions_per_connection;
-      target.random_seed = assigned.seed;
-      auto& disk = std::get<legacy::DiskDetails>(target.details);
-      disk.maximum_size_sectors = assigned.maximum_size_sectors;
-      disk.starting_sector = assigned.starting_sector;
-      list.push_back(std::move(target));
+      auto target = target_spec(assigned);
+      if (!target) return fail(target.error());
+      list.push_back(std::move(*target));
     }
     lists.push_back(std::move(list));
   }
@@ -343,6 +398,7 @@ Result<void> DynamoConnection::assign(const protocol::Assignment& assignment) {
     if (auto sent = send_message(Purpose::exit, static_cast<std::int32_t>(extra - 1)); !sent) return sent;
   }
   dynamo_workers_ = wanted;
+  network_ = NetworkEnds{assignment.run_id, {}, {}, false};
   for (std::size_t w = 0; w < wanted; ++w) {
     const auto index = static_cast<std::int32_t>(w);
     auto spec = legacy::encode_test_spec(assignment.workers[w].spec);
@@ -351,17 +407,50 @@ Result<void> DynamoConnection::assign(const protocol::Assignment& assignment) {
     if (auto sent = send_block(*spec); !sent) return sent;
     if (auto reply = receive_reply(Purpose::set_access); !reply) return fail(reply.error());
     else if (reply->data != 1) return fail(failure("SET_ACCESS", "refused the access spec of worker " + std::to_string(w)));
-    auto targets = legacy::encode_target_list(lists[w]);
-    if (!targets) return fail(targets.error());
-    if (auto sent = send_message(Purpose::set_targets, index); !sent) return sent;
-    if (auto sent = send_block(*targets); !sent) return sent;
-    auto reply = receive_reply(Purpose::set_targets);
-    if (!reply) return fail(reply.error());
-    auto echo = receive_block(Purpose::set_targets);
+    // As IOmeter's GUI: a client's targets go out once its server's port is known.
+    if (network_roles[w] == protocol::NetworkRole::client) {
+      network_.waiting_clients.push_back({w, std::move(lists[w].front())});
+      continue;
+    }
+    auto echo = set_targets(w, lists[w]);
     if (!echo) return fail(echo.error());
-    if (reply->data != 1) return fail(failure("SET_TARGETS", "refused the targets of worker " + std::to_string(w)));
+    if (network_roles[w] == protocol::NetworkRole::server) {
+      auto port = listening_port(*echo);
+      if (!port) return fail(failure(port.error(), "SET_TARGETS of worker " + std::to_string(w)));
+      network_.listening.push_back({static_cast<std::uint32_t>(w), 0, *port});
+    }
   }
   active_workers_ = wanted;
+  return {};
+}
+
+Result<void> DynamoConnection::connect_clients(const protocol::NetworkPorts& ports) {
+  if (ports.run_id != network_.run_id) {
+    return fail(ErrorCode::invalid_argument, "Dynamo '" + peer_.name + "' was given ports for run " +
+                                                 std::to_string(ports.run_id) + ", its run is " +
+                                                 std::to_string(network_.run_id));
+  }
+  // Every client's port is checked before any SET_TARGETS, so a missing partner changes nothing.
+  for (auto& client : network_.waiting_clients) {
+    const auto entry = std::find_if(ports.ports.begin(), ports.ports.end(), [&client](const auto& port) {
+      return port.worker_index == client.worker && port.target_index == 0;
+    });
+    if (entry == ports.ports.end()) {
+      return fail(ErrorCode::not_found, "Dynamo '" + peer_.name + "': no server port came for the network client of worker " +
+                                            std::to_string(client.worker) + " (its server end is missing)");
+    }
+    if (entry->port == 0 || entry->port > 0xFFFF) {
+      return fail(ErrorCode::invalid_argument, "Dynamo '" + peer_.name + "': port " + std::to_string(entry->port) +
+                                                   " for the network client of worker " + std::to_string(client.worker) +
+                                                   " is not a TCP port");
+    }
+    std::get<legacy::TcpDetails>(client.target.details).remote_port = static_cast<std::uint16_t>(entry->port);
+  }
+  for (const auto& client : network_.waiting_clients) {
+    if (auto echo = set_targets(client.worker, std::span(&client.target, 1)); !echo) return fail(echo.error());
+  }
+  network_.waiting_clients.clear();
+  if (std::exchange(network_.start_deferred, false)) return command(Purpose::start, legacy::kAllWorkers, 1);
   return {};
 }
 
@@ -405,9 +494,21 @@ Result<protocol::Message> DynamoConnection::phase(const protocol::PhaseCommand& 
   using protocol::Phase;
   switch (command.phase) {
     case Phase::start:
-      if (auto done = this->command(Purpose::start, legacy::kAllWorkers, 1); !done) return fail(done.error());
+      // Dynamo starts only the workers that have targets: with clients still waiting for their
+      // server's port, START follows their SET_TARGETS (connect_clients).
+      if (!network_.waiting_clients.empty()) {
+        network_.start_deferred = true;
+      } else if (auto done = this->command(Purpose::start, legacy::kAllWorkers, 1); !done) {
+        return fail(done.error());
+      }
+      if (!network_.listening.empty()) return protocol::NetworkPorts{command.run_id, network_.listening};
       break;
     case Phase::begin_io:
+      if (!network_.waiting_clients.empty()) {
+        return fail(ErrorCode::not_found, "Dynamo '" + peer_.name + "': the network client of worker " +
+                                              std::to_string(network_.waiting_clients.front().worker) +
+                                              " never got its server's port");
+      }
       if (auto done = this->command(Purpose::begin_io, legacy::kAllWorkers, 1); !done) return fail(done.error());
       io_run_id_ = command.run_id;
       sample_phase_ = protocol::SamplePhase::ramp_up;
@@ -438,6 +539,7 @@ Result<protocol::Message> DynamoConnection::phase(const protocol::PhaseCommand& 
     case Phase::abort:
       if (preparing_) return stop_preparing();
       io_run_id_.reset();
+      network_ = {};
       if (auto done = this->command(Purpose::stop, legacy::kAllWorkers, legacy::kAllWorkers); !done) {
         return fail(done.error());
       }
@@ -460,6 +562,9 @@ Result<void> DynamoConnection::send(protocol::Envelope envelope) {
     reply = waiting ? Result<protocol::Message>(protocol::Ack{}) : fail(waiting.error());
   } else if (const auto* command = std::get_if<protocol::PhaseCommand>(&envelope.message)) {
     reply = phase(*command);
+  } else if (const auto* ports = std::get_if<protocol::NetworkPorts>(&envelope.message)) {
+    auto connected = connect_clients(*ports);
+    reply = connected ? Result<protocol::Message>(protocol::Ack{}) : fail(connected.error());
   } else if (std::holds_alternative<protocol::InventoryRequest>(envelope.message)) {
     auto inventory = report_targets();
     reply = inventory ? Result<protocol::Message>(std::move(*inventory)) : fail(inventory.error());

@@ -1,7 +1,10 @@
 // A Dynamo 1.1.0 behind the controller's manager abstraction: a protocol::Connection that
-// takes iomark requests (Assignment, PrepareTargets, PhaseCommand, InventoryRequest) and
-// carries each out as the legacy command sequence IOmeter's GUI sends (iometer-spec §7.4),
-// answering with the iomark reply (Ack, FinalResults, Inventory, ErrorReport). While it
+// takes iomark requests (Assignment, PrepareTargets, PhaseCommand, NetworkPorts,
+// InventoryRequest) and carries each out as the legacy command sequence IOmeter's GUI sends
+// (iometer-spec §7.4), answering with the iomark reply (Ack, NetworkPorts, FinalResults,
+// Inventory, ErrorReport). Network pairs between two Dynamos follow iomark's agents' order:
+// a server's port (from its SET_TARGETS echo) answers Start, and the client's SET_TARGETS
+// and START wait for the controller's NetworkPorts. While it
 // records, receive() polls REPORT_UPDATE once per update interval and hands back a Sample.
 //
 // Dynamo never speaks unasked, so all traffic happens inside send() and receive(), on the
@@ -14,6 +17,7 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -62,6 +66,15 @@ class DynamoConnection final : public protocol::Connection {
 
   [[nodiscard]] Result<protocol::Inventory> report_targets();
   [[nodiscard]] Result<void> assign(const protocol::Assignment& assignment);
+  // The Target_Spec one assigned target becomes (an end of a network pair, or a reported disk).
+  [[nodiscard]] Result<legacy::TargetSpec> target_spec(const protocol::TargetAssignment& assigned) const;
+  [[nodiscard]] bool reports_nic(const std::string& address) const;
+  // SET_TARGETS for one worker; its echo (where a TCP server's port is). A refusal closes.
+  [[nodiscard]] Result<legacy::DataBlock> set_targets(std::size_t worker, std::span<const legacy::TargetSpec> targets);
+  // The relayed server ports: SET_TARGETS for each waiting client, then the deferred START.
+  // Errors: not_found for a client whose port did not come (its partner is missing),
+  // invalid_argument for another run's ports or a port that is not one; nothing is sent then.
+  [[nodiscard]] Result<void> connect_clients(const protocol::NetworkPorts& ports);
   // PREP_DISKS for the targets that have no iobw.tst yet (iometer-spec §3.1, §6.5): worker 0
   // gets them, sized as asked, and Dynamo fills them. True while its reply is awaited (it
   // comes when the files are full; receive() picks it up), false when nothing needed it.
@@ -91,7 +104,23 @@ class DynamoConnection final : public protocol::Connection {
   LegacySocket socket_;
   legacy::ManagerInfo info_;
   protocol::PeerInfo peer_;
-  std::vector<legacy::TargetSpec> disks_;  // from REPORT_TARGETS
+  std::vector<legacy::TargetSpec> disks_;     // from REPORT_TARGETS
+  std::vector<legacy::TargetSpec> tcp_nics_;  // from REPORT_TARGETS
+  // The run's network ends (iometer-spec §7.4 "Network pairs"): the ports the servers listen
+  // on, read from their SET_TARGETS echo and answered to Start as iomark agents do; and the
+  // clients, whose SET_TARGETS waits for the controller to relay their server's port
+  // (NetworkPorts), and with them START, since Dynamo starts only workers with targets.
+  struct WaitingClient {
+    std::size_t worker{};
+    legacy::TargetSpec target;
+  };
+  struct NetworkEnds {
+    std::uint64_t run_id{};
+    std::vector<protocol::NetworkPort> listening;
+    std::vector<WaitingClient> waiting_clients;
+    bool start_deferred{false};
+  };
+  NetworkEnds network_;
   std::deque<protocol::Envelope> inbox_;
   std::optional<Error> closed_;
   std::size_t dynamo_workers_{};  // worker slots Dynamo holds

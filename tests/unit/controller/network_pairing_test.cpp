@@ -22,6 +22,22 @@ TEST(NetworkPairing, InterfacesAreFoundByNameOrAddress) {
   EXPECT_EQ(find_interface(inventory, ""), nullptr);
 }
 
+// A Dynamo 1.1.0 end streams bare TCP, an iomark agent's proves the pair secret first.
+TEST(NetworkPairing, APairIsTwoDynamosOrTwoAgentsNeverOneOfEach) {
+  auto dynamo = host({kLoopback});
+  dynamo.engines = {std::string(kDynamoEngine)};
+  auto agent = host({kLoopback});
+  agent.engines = {"io_uring", "threadpool"};
+  EXPECT_TRUE(check_pair_ends(dynamo, "dyn1", dynamo, "dyn2").has_value());
+  EXPECT_TRUE(check_pair_ends(agent, "a", agent, "b").has_value());
+  for (const auto& mixed : {check_pair_ends(dynamo, "dyn1", agent, "a"), check_pair_ends(agent, "a", dynamo, "dyn1")}) {
+    ASSERT_FALSE(mixed.has_value());
+    EXPECT_EQ(mixed.error().code(), ErrorCode::unsupported);
+    EXPECT_NE(mixed.error().message().find("'dyn1' is a Dynamo 1.1.0 and 'a' an iomark agent"), std::string::npos)
+        << mixed.error().message();
+  }
+}
+
 TEST(NetworkPairing, TheServerListensInTheClientsSubnet) {
   const auto server = host({kLoopback, {"eth0", "192.168.7.1", 24, 1500, {}}, {"eth1", "10.88.0.1", 16, 9000, {}}});
   EXPECT_EQ(server_address_for(server, "a", "10.88.3.9"), "10.88.0.1");

@@ -22,6 +22,16 @@
 
 namespace iomark::controller {
 
+// The engine a Dynamo 1.1.0 manager lists, alone, in its Inventory (DynamoConnection): its
+// network workers exchange Dynamo's bare TCP stream, not the iomark agents' pair protocol
+// (a proof of the pair secret on every connection), so the two cannot be ends of one pair.
+inline constexpr std::string_view kDynamoEngine = "dynamo";
+
+// Whether the two ends of a pair speak the same data exchange: both Dynamo 1.1.0 managers or
+// both iomark agents. Errors: unsupported naming the Dynamo end and the agent end.
+[[nodiscard]] Result<void> check_pair_ends(const protocol::Inventory& server, std::string_view server_name,
+                                           const protocol::Inventory& client, std::string_view client_name);
+
 // The interface of `inventory` named `wanted` by its name ("eth0") or its address.
 [[nodiscard]] const protocol::NetworkInterface* find_interface(const protocol::Inventory& inventory,
                                                                std::string_view wanted);
