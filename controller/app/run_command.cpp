@@ -15,6 +15,7 @@
 #include "report_command.hpp"
 #include "run_observers.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/app_runtime/descriptor_limit.hpp"
 #include "iomark/common/units.hpp"
 #include "iomark/controller/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
@@ -165,6 +166,18 @@ class ConsoleManagerEvents final : public controller::ManagerEvents {
   void manager_refused(const Error& error) override { spdlog::warn("refused: {}", error.describe()); }
 };
 
+// Every manager holds a descriptor: the soft limit goes up to the hard one before a fleet
+// connects, and a hard limit short of the managers asked for is said before they are refused.
+void raise_descriptor_limit_for(std::uint64_t managers) {
+  const auto limit = app_runtime::raise_descriptor_limit();
+  if (!limit) {
+    spdlog::warn("{}", limit.error().describe());
+    return;
+  }
+  spdlog::debug("RLIMIT_NOFILE: {} (hard {})", limit->soft, limit->hard);
+  if (const auto shortfall = app_runtime::descriptor_shortfall(*limit, managers)) spdlog::warn("{}", *shortfall);
+}
+
 // The managers of this series: agents dialled (--manager), agents logging in (--listen) and
 // Dynamo 1.1.0 processes logging in (--legacy-dynamo),
 // or, when neither is asked for, the embedded agent in this process, which may touch only
@@ -174,6 +187,9 @@ Result<void> connect_managers(controller::ManagerRegistry& registry, controller:
   if (options.managers.empty() && options.listen.empty() && !options.legacy_dynamo) {
     return controller::add_embedded_agent(registry, allowed_paths);
   }
+  const bool logins = !options.listen.empty() || options.legacy_dynamo;
+  const std::uint64_t listened_for = logins ? std::max<std::uint32_t>(options.wait_managers, 1) : 0;
+  raise_descriptor_limit_for(options.managers.size() + listened_for);
   for (const auto& manager : options.managers) {
     auto address = transport::parse_host_port(manager, transport::kDefaultPort);
     if (!address) return fail(Error(address.error()).in_field("--manager"));
