@@ -17,6 +17,7 @@
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/app_runtime/descriptor_limit.hpp"
 #include "iomark/common/units.hpp"
+#include "iomark/controller/console_lines.hpp"
 #include "iomark/controller/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
 #include "iomark/controller/embedded_paths.hpp"
@@ -68,6 +69,10 @@ class ConsoleObserver final : public controller::SeriesObserver {
     line(fmt::format("run {}/{}: {}", index + 1, count, run.label), true);
   }
 
+  void preparing(const std::string& manager, std::size_t position, std::size_t count) override {
+    show(controller::preparing_lines(manager, position, count));
+  }
+
   void live(const controller::LiveFigures& figures) override {
     std::string text;
     if (figures.phase == controller::LivePhase::preparing) {
@@ -87,15 +92,7 @@ class ConsoleObserver final : public controller::SeriesObserver {
   }
 
   void run_finished(std::size_t, const results::RunResults& run, const results::RunSummary& summary) override {
-    // Each worker's engine and why, when it is new: a series repeats the choice run after run.
-    for (const auto& manager : run.managers) {
-      for (const auto& worker : manager.workers) {
-        auto& shown = engines_shown_[manager.name + "/" + worker.name];
-        if (worker.engine.empty() || shown == worker.engine) continue;
-        shown = worker.engine;
-        line("  engine " + manager.name + "/" + worker.name + ": " + worker.engine_reason, true);
-      }
-    }
+    show(engine_lines_.new_choices(run), "  ");
     for (const auto& text : results::verify_lines(run)) line("  verify " + text, true);
     bad_blocks_ += results::bad_blocks(run);
     const auto& all = summary.all;
@@ -119,9 +116,16 @@ class ConsoleObserver final : public controller::SeriesObserver {
     if (keep || !terminal_) spdlog::info("{}", text);
   }
 
+  // Lines folded for a fleet: the folded form on the console, every line of the detail under -v.
+  void show(const controller::ConsoleLines& lines, std::string_view indent = "") {
+    for (const auto& text : lines.shown) line(std::string(indent) + text, true);
+    if (lines.shown == lines.detail) return;
+    for (const auto& text : lines.detail) spdlog::debug("{}{}", indent, text);
+  }
+
   bool terminal_;
   std::size_t live_lines_{};
-  std::map<std::string, std::string> engines_shown_;  // "manager/worker" -> engine last printed
+  controller::EngineLines engine_lines_;
   std::uint64_t bad_blocks_{};
 };
 

@@ -1,5 +1,6 @@
 #include "run_driver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -203,9 +204,12 @@ Result<void> RunDriver::start_all(const RunPlan& plan, std::uint64_t run_id) {
 // One manager after another: managers sharing a directory (one host, or a network file
 // system) must not create the same test file at once.
 Result<void> RunDriver::prepare(const RunPlan& plan) {
+  const auto preparing = static_cast<std::size_t>(
+      std::count_if(plan.managers.begin(), plan.managers.end(), [](const auto& manager) { return !manager.prepare.empty(); }));
+  std::size_t position = 0;
   for (const auto& manager : plan.managers) {
     if (manager.prepare.empty()) continue;
-    observer_.notice("preparing test files on " + links_[manager.manager]->peer().describe());
+    observer_.preparing(links_[manager.manager]->peer().describe(), position++, preparing);
     auto last_live = Clock::time_point{};
     auto& link = *links_[manager.manager];
     auto id = link.send(protocol::PrepareTargets{manager.prepare});
