@@ -23,24 +23,41 @@ from controller_scale import fio_client_server
 POLL_S = 0.1
 
 
-def results_blocks(path):
-    """Per run block of results.csv: (MANAGER rows, end-of-run wall time from its 'Time Stamp)."""
-    blocks = []
-    try:
-        lines = open(path).read().splitlines()
-    except FileNotFoundError:
-        return blocks
-    managers, in_block = 0, False
-    for i, line in enumerate(lines):
-        if line.startswith("'Results"):
-            managers, in_block = 0, True
-        elif in_block and line.startswith("MANAGER,"):
-            managers += 1
-        elif in_block and line.startswith("'Time Stamp") and i + 1 < len(lines):
-            stamp = datetime.datetime.strptime(lines[i + 1].strip(), "%Y-%m-%d %H:%M:%S:%f")
-            blocks.append((managers, stamp.timestamp()))
-            in_block = False
-    return blocks
+class ResultsBlocks:
+    """The run blocks of a growing results.csv: (MANAGER rows, end-of-run wall time from its 'Time Stamp).
+
+    Reads only what was appended since the last look: at 1,024 agents a run adds ~20 MB, and
+    re-reading the whole file every poll would take more CPU than the controller it measures."""
+
+    def __init__(self, path):
+        self.path = path
+        self.offset = 0
+        self.partial = ""
+        self.blocks = []
+        self.managers, self.in_block, self.stamp_next = 0, False, False
+
+    def update(self):
+        try:
+            with open(self.path) as text:
+                text.seek(self.offset)
+                appended = text.read()
+                self.offset = text.tell()
+        except FileNotFoundError:
+            return self.blocks
+        lines = (self.partial + appended).split("\n")
+        self.partial = lines.pop()  # not ended yet
+        for line in lines:
+            if self.stamp_next:
+                stamp = datetime.datetime.strptime(line.strip(), "%Y-%m-%d %H:%M:%S:%f")
+                self.blocks.append((self.managers, stamp.timestamp()))
+                self.in_block = self.stamp_next = False
+            elif line.startswith("'Results"):
+                self.managers, self.in_block = 0, True
+            elif self.in_block and line.startswith("MANAGER,"):
+                self.managers += 1
+            elif self.in_block and line.startswith("'Time Stamp"):
+                self.stamp_next = True
+        return self.blocks
 
 
 def fleet_series(args, agents, work):
@@ -70,6 +87,7 @@ def fleet_series(args, agents, work):
         run_started = {}  # run number -> monotonic time its "run k/N" line appeared
         written = {}      # run number -> wall time its block appeared in results.csv
         trace = []        # (monotonic, cpu seconds, peak RSS MiB)
+        blocks = ResultsBlocks(csv)
         while controller.poll() is None:
             now = time.monotonic()
             try:
@@ -81,7 +99,7 @@ def fleet_series(args, agents, work):
                 login_s = now - storm_start
             for match in re.finditer(r"^run (\d+)/\d+:", log, re.M):
                 run_started.setdefault(int(match.group(1)), now)
-            for number in range(len(written) + 1, len(results_blocks(csv)) + 1):
+            for number in range(len(written) + 1, len(blocks.update()) + 1):
                 written[number] = time.time()
             time.sleep(POLL_S)
         output, _ = controller.communicate(timeout=60)
@@ -102,7 +120,7 @@ def fleet_series(args, agents, work):
     recording = [cpu_between(started + args.ramp + 1, started + args.ramp + args.time)
                  for started in run_started.values()]
     recording = [cpu for cpu in recording if cpu is not None]
-    blocks = results_blocks(csv)
+    blocks = blocks.update()
     samples = re.search(r"samples: (\d+) received, (\d+) lost", output)
     fleet_text = open(fleet_log).read()
     refused = re.search(r"(\d+) refused", fleet_text)

@@ -29,21 +29,24 @@ double LatencyTotals::mean_ms() const noexcept {
   return count == 0 ? 0.0 : static_cast<double>(sum_ns) / static_cast<double>(count) / 1e6;
 }
 
-void IoCounters::record_read(std::uint64_t bytes, std::uint64_t latency_ns) noexcept {
+template <class Histogram>
+void BasicIoCounters<Histogram>::record_read(std::uint64_t bytes, std::uint64_t latency_ns) noexcept(kFixedMemory) {
   bytes_read += bytes;
   reads.add(latency_ns);
   latency.record(Nanoseconds(static_cast<std::int64_t>(latency_ns)));
 }
 
-void IoCounters::record_write(std::uint64_t bytes, std::uint64_t latency_ns) noexcept {
+template <class Histogram>
+void BasicIoCounters<Histogram>::record_write(std::uint64_t bytes, std::uint64_t latency_ns) noexcept(kFixedMemory) {
   bytes_written += bytes;
   writes.add(latency_ns);
   latency.record(Nanoseconds(static_cast<std::int64_t>(latency_ns)));
 }
 
-IoCounters IoCounters::since(const IoCounters& earlier) const noexcept {
+template <class Histogram>
+BasicIoCounters<Histogram> BasicIoCounters<Histogram>::since(const BasicIoCounters& earlier) const {
   auto minus = [](std::uint64_t later, std::uint64_t before) { return later > before ? later - before : 0; };
-  IoCounters interval;
+  BasicIoCounters interval;
   interval.bytes_read = minus(bytes_read, earlier.bytes_read);
   interval.bytes_written = minus(bytes_written, earlier.bytes_written);
   interval.reads = reads.since(earlier.reads);
@@ -60,7 +63,8 @@ IoCounters IoCounters::since(const IoCounters& earlier) const noexcept {
   return interval;
 }
 
-void IoCounters::merge(const IoCounters& other) noexcept {
+template <class Histogram>
+void BasicIoCounters<Histogram>::merge(const BasicIoCounters& other) noexcept(kFixedMemory) {
   bytes_read += other.bytes_read;
   bytes_written += other.bytes_written;
   reads.merge(other.reads);
@@ -70,6 +74,15 @@ void IoCounters::merge(const IoCounters& other) noexcept {
   read_errors += other.read_errors;
   write_errors += other.write_errors;
   latency.merge(other.latency);
+}
+
+template struct BasicIoCounters<LatencyHistogram>;
+template struct BasicIoCounters<CompactLatencyHistogram>;
+
+IoCounters compact_counters(const WorkerIoCounters& counters) {
+  return {counters.bytes_read,  counters.bytes_written, counters.reads,       counters.writes,
+          counters.transactions, counters.connections,  counters.read_errors, counters.write_errors,
+          CompactLatencyHistogram(counters.latency)};
 }
 
 }  // namespace iomark

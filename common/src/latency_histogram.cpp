@@ -1,59 +1,18 @@
 #include "iomark/common/latency_histogram.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <optional>
 
+#include "latency_buckets.hpp"
+
 namespace iomark {
 
-namespace {
+using namespace latency_buckets;
 
-// Log-linear layout: values below 128 ns have a bucket each; above, every power of two
-// [2^k, 2^(k+1)) for k = 7..36 is split into 64 equal sub-buckets. A sub-bucket spans
-// 1/64 of its lower edge, so its midpoint is within 0.8% of any value inside it. 2^37 ns
-// is 137 s; anything longer lands in the overflow bucket and is reported as the maximum.
-constexpr std::uint64_t kExactLimit = 128;
-constexpr unsigned kSubBucketBits = 6;
-constexpr unsigned kFirstExponent = 7;
-constexpr unsigned kLastExponent = 36;
-constexpr std::size_t kOverflowBucket = LatencyHistogram::kBucketCount - 1;
-static_assert(kExactLimit + (kLastExponent - kFirstExponent + 1) * (1U << kSubBucketBits) == kOverflowBucket);
 static_assert(sizeof(LatencyHistogram) <= 64 * 1024, "the histogram must stay within 64 KiB");
 
-std::size_t bucket_of(std::uint64_t ns) noexcept {
-  if (ns < kExactLimit) return static_cast<std::size_t>(ns);
-  const auto exponent = static_cast<unsigned>(std::bit_width(ns) - 1);
-  if (exponent > kLastExponent) return kOverflowBucket;
-  const auto sub = (ns >> (exponent - kSubBucketBits)) & ((1U << kSubBucketBits) - 1);
-  return kExactLimit + (exponent - kFirstExponent) * (1U << kSubBucketBits) + sub;
-}
-
-// The value a bucket stands for: its midpoint (exact buckets stand for themselves).
-std::uint64_t representative_of(std::size_t bucket) noexcept {
-  if (bucket < kExactLimit) return bucket;
-  const auto offset = bucket - kExactLimit;
-  const auto exponent = kFirstExponent + static_cast<unsigned>(offset >> kSubBucketBits);
-  const auto sub = offset & ((1U << kSubBucketBits) - 1);
-  const std::uint64_t width = 1ULL << (exponent - kSubBucketBits);
-  const std::uint64_t lower = (1ULL << exponent) + sub * width;
-  return lower + width / 2;
-}
-
-// The lowest and highest value a bucket holds.
-std::uint64_t lower_edge_of(std::size_t bucket) noexcept {
-  if (bucket < kExactLimit) return bucket;
-  const auto offset = bucket - kExactLimit;
-  const auto exponent = kFirstExponent + static_cast<unsigned>(offset >> kSubBucketBits);
-  const auto sub = offset & ((1U << kSubBucketBits) - 1);
-  return (1ULL << exponent) + sub * (1ULL << (exponent - kSubBucketBits));
-}
-
-std::uint64_t upper_edge_of(std::size_t bucket) noexcept {
-  if (bucket < kExactLimit) return bucket;
-  const auto exponent = kFirstExponent + static_cast<unsigned>((bucket - kExactLimit) >> kSubBucketBits);
-  return lower_edge_of(bucket) + (1ULL << (exponent - kSubBucketBits)) - 1;
-}
+namespace {
 
 // IOmeter's bin edges for a timer of R ticks per second (spec §5.4), with R = 10^9 since
 // we count nanoseconds. Integer division reproduces its R/67 and R/33 approximations and
@@ -70,10 +29,6 @@ constexpr std::array<std::string_view, kLegacyLatencyBinCount> kLegacyCaptions{
     "20 to 30 mS",   "30 to 50 mS",   "50 to 100 mS",   "100 to 200 mS", "200 to 500 mS",
     "0.5 to 1 S",    "1 to 2 s",      "2 to 4.7 s",     "4.7 to 5 s",    "5 to 10 s",
     " >= 10 s"};
-
-std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
-  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
 
 std::uint64_t clamp_to_unsigned(Nanoseconds latency) noexcept {
   return latency.count() < 0 ? 0 : static_cast<std::uint64_t>(latency.count());
@@ -167,8 +122,7 @@ Nanoseconds LatencyHistogram::percentile(double percentile) const noexcept {
   if (count_ == 0) return Nanoseconds(0);
   if (!(percentile > 0)) return min();
   if (percentile >= 100) return max();
-  const auto wanted = static_cast<double>(count_) * percentile / 100.0;
-  const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(wanted)));
+  const auto rank = percentile_rank(count_, percentile);
   std::uint64_t seen = 0;
   for (std::size_t bucket = 0; bucket < kBucketCount; ++bucket) {
     seen += buckets_[bucket];
@@ -180,26 +134,6 @@ Nanoseconds LatencyHistogram::percentile(double percentile) const noexcept {
   }
   return max();
 }
-
-namespace {
-
-// What both forms of restore() check of the parts besides the buckets: legacy bins that count
-// at least the buckets' I/Os, a sum and maximum of 0 without I/Os, else a minimum and maximum
-// in order.
-bool plausible_parts(std::span<const std::uint64_t> legacy_bins, std::uint64_t count, std::uint64_t sum_ns,
-                     std::uint64_t min_ns, std::uint64_t max_ns) noexcept {
-  if (legacy_bins.size() != kLegacyLatencyBinCount) return false;
-  std::uint64_t legacy_count = 0;
-  for (const auto bin : legacy_bins) {
-    if (bin > UINT64_MAX - legacy_count) return false;
-    legacy_count += bin;
-  }
-  if (legacy_count < count) return false;
-  if (count == 0) return sum_ns == 0 && max_ns == 0;
-  return min_ns <= max_ns;
-}
-
-}  // namespace
 
 void LatencyHistogram::set_totals(std::span<const std::uint64_t> legacy_bins, std::uint64_t count, std::uint64_t sum_ns,
                                   std::uint64_t min_ns, std::uint64_t max_ns) noexcept {
@@ -239,20 +173,50 @@ bool LatencyHistogram::restore(std::span<const std::uint64_t> buckets, std::span
 bool LatencyHistogram::restore_sparse(std::span<const std::uint32_t> indexes, std::span<const std::uint64_t> counts,
                                       std::span<const std::uint64_t> legacy_bins, std::uint64_t sum_ns,
                                       std::uint64_t min_ns, std::uint64_t max_ns, LatencyHistogram& out) noexcept {
-  if (indexes.size() != counts.size()) return false;
   std::uint64_t count = 0;
-  for (std::size_t i = 0; i < indexes.size(); ++i) {
-    if (indexes[i] >= kBucketCount || (i > 0 && indexes[i] <= indexes[i - 1]) || counts[i] == 0) return false;
-    if (counts[i] > UINT64_MAX - count) return false;
-    count += counts[i];
-  }
+  if (!plausible_sparse_buckets(indexes, counts, min_ns, max_ns, count)) return false;
   if (!plausible_parts(legacy_bins, count, sum_ns, min_ns, max_ns)) return false;
-  // The first and last non-empty buckets are the minimum's and the maximum's.
-  if (count != 0 && (indexes.front() != bucket_of(min_ns) || indexes.back() != bucket_of(max_ns))) return false;
   out.buckets_.fill(0);
   for (std::size_t i = 0; i < indexes.size(); ++i) out.buckets_[indexes[i]] = counts[i];
   out.set_totals(legacy_bins, count, sum_ns, min_ns, max_ns);
   return true;
 }
+
+namespace latency_buckets {
+
+std::uint64_t percentile_rank(std::uint64_t count, double percentile) noexcept {
+  const auto wanted = static_cast<double>(count) * percentile / 100.0;
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(wanted)));
+}
+
+bool plausible_parts(std::span<const std::uint64_t> legacy_bins, std::uint64_t count, std::uint64_t sum_ns,
+                     std::uint64_t min_ns, std::uint64_t max_ns) noexcept {
+  if (legacy_bins.size() != kLegacyLatencyBinCount) return false;
+  std::uint64_t legacy_count = 0;
+  for (const auto bin : legacy_bins) {
+    if (bin > UINT64_MAX - legacy_count) return false;
+    legacy_count += bin;
+  }
+  if (legacy_count < count) return false;
+  if (count == 0) return sum_ns == 0 && max_ns == 0;
+  return min_ns <= max_ns;
+}
+
+bool plausible_sparse_buckets(std::span<const std::uint32_t> indexes, std::span<const std::uint64_t> counts,
+                              std::uint64_t min_ns, std::uint64_t max_ns, std::uint64_t& count) noexcept {
+  if (indexes.size() != counts.size()) return false;
+  count = 0;
+  for (std::size_t i = 0; i < indexes.size(); ++i) {
+    if (indexes[i] >= LatencyHistogram::kBucketCount || (i > 0 && indexes[i] <= indexes[i - 1]) || counts[i] == 0) {
+      return false;
+    }
+    if (counts[i] > UINT64_MAX - count) return false;
+    count += counts[i];
+  }
+  // The first and last non-empty buckets are the minimum's and the maximum's.
+  return count == 0 || (indexes.front() == bucket_of(min_ns) && indexes.back() == bucket_of(max_ns));
+}
+
+}  // namespace latency_buckets
 
 }  // namespace iomark

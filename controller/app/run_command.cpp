@@ -15,7 +15,9 @@
 #include "report_command.hpp"
 #include "run_observers.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/app_runtime/descriptor_limit.hpp"
 #include "iomark/common/units.hpp"
+#include "iomark/controller/console_lines.hpp"
 #include "iomark/controller/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
 #include "iomark/controller/embedded_paths.hpp"
@@ -67,6 +69,10 @@ class ConsoleObserver final : public controller::SeriesObserver {
     line(fmt::format("run {}/{}: {}", index + 1, count, run.label), true);
   }
 
+  void preparing(const std::string& manager, std::size_t position, std::size_t count) override {
+    show(controller::preparing_lines(manager, position, count));
+  }
+
   void live(const controller::LiveFigures& figures) override {
     std::string text;
     if (figures.phase == controller::LivePhase::preparing) {
@@ -86,15 +92,7 @@ class ConsoleObserver final : public controller::SeriesObserver {
   }
 
   void run_finished(std::size_t, const results::RunResults& run, const results::RunSummary& summary) override {
-    // Each worker's engine and why, when it is new: a series repeats the choice run after run.
-    for (const auto& manager : run.managers) {
-      for (const auto& worker : manager.workers) {
-        auto& shown = engines_shown_[manager.name + "/" + worker.name];
-        if (worker.engine.empty() || shown == worker.engine) continue;
-        shown = worker.engine;
-        line("  engine " + manager.name + "/" + worker.name + ": " + worker.engine_reason, true);
-      }
-    }
+    show(engine_lines_.new_choices(run), "  ");
     for (const auto& text : results::verify_lines(run)) line("  verify " + text, true);
     bad_blocks_ += results::bad_blocks(run);
     const auto& all = summary.all;
@@ -118,9 +116,16 @@ class ConsoleObserver final : public controller::SeriesObserver {
     if (keep || !terminal_) spdlog::info("{}", text);
   }
 
+  // Lines folded for a fleet: the folded form on the console, every line of the detail under -v.
+  void show(const controller::ConsoleLines& lines, std::string_view indent = "") {
+    for (const auto& text : lines.shown) line(std::string(indent) + text, true);
+    if (lines.shown == lines.detail) return;
+    for (const auto& text : lines.detail) spdlog::debug("{}{}", indent, text);
+  }
+
   bool terminal_;
   std::size_t live_lines_{};
-  std::map<std::string, std::string> engines_shown_;  // "manager/worker" -> engine last printed
+  controller::EngineLines engine_lines_;
   std::uint64_t bad_blocks_{};
 };
 
@@ -165,6 +170,18 @@ class ConsoleManagerEvents final : public controller::ManagerEvents {
   void manager_refused(const Error& error) override { spdlog::warn("refused: {}", error.describe()); }
 };
 
+// Every manager holds a descriptor: the soft limit goes up to the hard one before a fleet
+// connects, and a hard limit short of the managers asked for is said before they are refused.
+void raise_descriptor_limit_for(std::uint64_t managers) {
+  const auto limit = app_runtime::raise_descriptor_limit();
+  if (!limit) {
+    spdlog::warn("{}", limit.error().describe());
+    return;
+  }
+  spdlog::debug("RLIMIT_NOFILE: {} (hard {})", limit->soft, limit->hard);
+  if (const auto shortfall = app_runtime::descriptor_shortfall(*limit, managers)) spdlog::warn("{}", *shortfall);
+}
+
 // The managers of this series: agents dialled (--manager), agents logging in (--listen) and
 // Dynamo 1.1.0 processes logging in (--legacy-dynamo),
 // or, when neither is asked for, the embedded agent in this process, which may touch only
@@ -174,6 +191,9 @@ Result<void> connect_managers(controller::ManagerRegistry& registry, controller:
   if (options.managers.empty() && options.listen.empty() && !options.legacy_dynamo) {
     return controller::add_embedded_agent(registry, allowed_paths);
   }
+  const bool logins = !options.listen.empty() || options.legacy_dynamo;
+  const std::uint64_t listened_for = logins ? std::max<std::uint32_t>(options.wait_managers, 1) : 0;
+  raise_descriptor_limit_for(options.managers.size() + listened_for);
   for (const auto& manager : options.managers) {
     auto address = transport::parse_host_port(manager, transport::kDefaultPort);
     if (!address) return fail(Error(address.error()).in_field("--manager"));

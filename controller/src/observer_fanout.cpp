@@ -12,6 +12,10 @@ void ObserverFanout::run_started(std::size_t index, std::size_t count, const Run
   for (auto* observer : observers_) observer->run_started(index, count, run);
 }
 
+void ObserverFanout::preparing(const std::string& manager, std::size_t position, std::size_t count) {
+  for (auto* observer : observers_) observer->preparing(manager, position, count);
+}
+
 void ObserverFanout::live(const LiveFigures& figures) {
   for (auto* observer : observers_) observer->live(figures);
 }

@@ -1,5 +1,6 @@
 #include "run_driver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -72,9 +73,10 @@ Result<results::RunResults> RunDriver::run(const RunPlan& plan, std::size_t inde
     auto reply = links_[manager.manager]->await_reply(stops[i], "phase_command", ns(kReplyTimeout),
                                                       push_handler(manager.manager));
     if (!reply) return fail(reply.error());
-    const auto* final_results = std::get_if<protocol::FinalResults>(&*reply);
+    auto* final_results = std::get_if<protocol::FinalResults>(&*reply);
     if (final_results == nullptr) return fail(unexpected(manager.manager, *reply, "final results"));
-    auto result = manager_result(manager, final_results->workers, final_results->cpus, final_results->network);
+    auto result =
+        manager_result(manager, std::move(final_results->workers), final_results->cpus, final_results->network);
     if (!result) return fail(result.error());
     run.managers.push_back(std::move(*result));
   }
@@ -198,9 +200,12 @@ Result<void> RunDriver::start_all(const RunPlan& plan, std::uint64_t run_id) {
 // One manager after another: managers sharing a directory (one host, or a network file
 // system) must not create the same test file at once.
 Result<void> RunDriver::prepare(const RunPlan& plan) {
+  const auto preparing = static_cast<std::size_t>(
+      std::count_if(plan.managers.begin(), plan.managers.end(), [](const auto& manager) { return !manager.prepare.empty(); }));
+  std::size_t position = 0;
   for (const auto& manager : plan.managers) {
     if (manager.prepare.empty()) continue;
-    observer_.notice("preparing test files on " + links_[manager.manager]->peer().describe());
+    observer_.preparing(links_[manager.manager]->peer().describe(), position++, preparing);
     auto last_live = Clock::time_point{};
     auto& link = *links_[manager.manager];
     auto id = link.send(protocol::PrepareTargets{manager.prepare});
@@ -282,7 +287,7 @@ results::RunResults RunDriver::snapshot(const RunPlan& plan) const {
 // One manager's counters (its final results or one sample) under the names of what it was
 // assigned; counters of a worker or target it was not assigned are a named error.
 Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manager,
-                                                         const std::vector<protocol::WorkerCounters>& workers,
+                                                         std::vector<protocol::WorkerCounters> workers,
                                                          const std::vector<protocol::CpuUsage>& cpus,
                                                          const protocol::NetworkStats& network) const {
   const auto& link = *links_[manager.manager];
@@ -303,7 +308,7 @@ Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manag
   }
   result.network = {network.packets_per_second, network.packet_errors_per_second,
                     network.segments_retransmitted_per_second};
-  for (const auto& counters : workers) {
+  for (auto& counters : workers) {
     if (counters.worker_index >= manager.assignment.workers.size()) {
       return fail(not_assigned("worker " + std::to_string(counters.worker_index),
                                manager.assignment.workers.size(), "workers"));
@@ -320,11 +325,11 @@ Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manag
     worker.test_connection_rate = first.test_connection_rate;
     worker.transactions_per_connection = first.transactions_per_connection;
     worker.data_pattern = access_specs::to_string(access_specs::WriteData{first.data_pattern, first.data_reduction});
-    worker.engine = counters.engine;
-    worker.engine_reason = counters.engine_reason;
+    worker.engine = std::move(counters.engine);
+    worker.engine_reason = std::move(counters.engine_reason);
     const bool network_worker = first.network.has_value();
     if (network_worker) worker.kind = results::WorkerKind::network;
-    for (const auto& target : counters.targets) {
+    for (auto& target : counters.targets) {
       if (target.target_index >= assigned.targets.size()) {
         return fail(not_assigned("target " + std::to_string(target.target_index) + " of worker " +
                                      std::to_string(counters.worker_index),
@@ -333,7 +338,7 @@ Result<results::ManagerResult> RunDriver::manager_result(const ManagerRun& manag
       const auto& planned = assigned.targets[target.target_index];
       worker.targets.push_back({network_worker ? planned.network->label : planned.path,
                                 network_worker ? results::TargetKind::network : results::TargetKind::disk,
-                                target.counters, target.verify});
+                                std::move(target.counters), std::move(target.verify)});
     }
     result.workers.push_back(std::move(worker));
   }

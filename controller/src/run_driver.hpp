@@ -56,8 +56,9 @@ class RunDriver {
   [[nodiscard]] Result<PhaseEnd> wait(const RunPlan& plan, LivePhase phase, std::uint32_t seconds);
   void keep_for_snapshot(std::size_t manager, const protocol::Sample& sample);
   [[nodiscard]] results::RunResults snapshot(const RunPlan& plan) const;
+  // Takes `workers` by value: the final results' counters are moved into the results, not copied.
   [[nodiscard]] Result<results::ManagerResult> manager_result(const ManagerRun& manager,
-                                                              const std::vector<protocol::WorkerCounters>& workers,
+                                                              std::vector<protocol::WorkerCounters> workers,
                                                               const std::vector<protocol::CpuUsage>& cpus,
                                                               const protocol::NetworkStats& network) const;
 

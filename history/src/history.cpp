@@ -69,11 +69,11 @@ std::string hosts_key(std::vector<std::string> managers) {
   return key;
 }
 
-std::string histogram_buckets_json(const LatencyHistogram& histogram) {
+std::string histogram_buckets_json(const CompactLatencyHistogram& histogram) {
   auto buckets = nlohmann::json::array();
-  const auto& counts = histogram.buckets();
+  const auto counts = histogram.span();
   for (std::size_t i = 0; i < counts.size(); ++i) {
-    if (counts[i] != 0) buckets.push_back({i, counts[i]});
+    if (counts[i] != 0) buckets.push_back({histogram.first_bucket() + i, counts[i]});
   }
   return buckets.dump();
 }

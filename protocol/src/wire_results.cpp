@@ -13,12 +13,12 @@ static_assert(pb::SAMPLE_PHASE_RECORDING == static_cast<int>(SamplePhase::record
 
 // ---- Histograms: sparse buckets + legacy bins + sum/min/max ---------------------------
 
-void to_wire(const LatencyHistogram& histogram, pb::Histogram& wire) {
-  const auto& buckets = histogram.buckets();
-  for (std::size_t i = 0; i < buckets.size(); ++i) {
-    if (buckets[i] == 0) continue;
-    wire.add_bucket_index(static_cast<std::uint32_t>(i));
-    wire.add_bucket_count(buckets[i]);
+void to_wire(const CompactLatencyHistogram& histogram, pb::Histogram& wire) {
+  const auto counts = histogram.span();
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] == 0) continue;
+    wire.add_bucket_index(static_cast<std::uint32_t>(histogram.first_bucket() + i));
+    wire.add_bucket_count(counts[i]);
   }
   wire.mutable_legacy_bins()->Reserve(static_cast<int>(kLegacyLatencyBinCount));
   for (const auto bin : histogram.legacy_bins()) wire.add_legacy_bins(bin);
@@ -27,8 +27,8 @@ void to_wire(const LatencyHistogram& histogram, pb::Histogram& wire) {
   wire.set_max_ns(static_cast<std::uint64_t>(histogram.max().count()));
 }
 
-LatencyHistogram from_wire(const pb::Histogram& wire, Checker& check, const FieldPath& path) {
-  LatencyHistogram histogram;
+CompactLatencyHistogram from_wire(const pb::Histogram& wire, Checker& check, const FieldPath& path) {
+  CompactLatencyHistogram histogram;
   const auto index_path = path / "bucket_index";
   const auto count_path = path / "bucket_count";
   if (!check.count(wire.bucket_index_size(), 0, LatencyHistogram::kBucketCount, index_path)) return histogram;
@@ -51,11 +51,12 @@ LatencyHistogram from_wire(const pb::Histogram& wire, Checker& check, const Fiel
     }
     next_allowed = index + 1;
   }
-  // Straight from the wire's arrays into the histogram: samples carry thousands a second.
+  // Straight from the wire's arrays into the histogram's non-empty span: samples carry
+  // thousands a second, and a decoded 16 KiB form of each would be most of the controller's memory.
   const std::span<const std::uint32_t> indexes(wire.bucket_index().data(), wire.bucket_index().size());
   const std::span<const std::uint64_t> counts(wire.bucket_count().data(), wire.bucket_count().size());
   const std::span<const std::uint64_t> legacy_bins(wire.legacy_bins().data(), wire.legacy_bins().size());
-  check.consistent(LatencyHistogram::restore_sparse(indexes, counts, legacy_bins, wire.sum_ns(), wire.min_ns(),
+  check.consistent(CompactLatencyHistogram::restore_sparse(indexes, counts, legacy_bins, wire.sum_ns(), wire.min_ns(),
                                                     wire.max_ns(), histogram),
                    path, "is inconsistent: its buckets, legacy bins, sum, minimum and maximum disagree");
   return histogram;

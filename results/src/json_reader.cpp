@@ -230,7 +230,7 @@ IoCounters read_counters(Decoder& d, const Json& json, const std::string& path) 
   counters.read_errors = d.u64(json, "read_errors", path);
   counters.write_errors = d.u64(json, "write_errors", path);
   if (const Json* latency = d.member(json, "latency", path)) {
-    counters.latency = read_histogram(d, *latency, path + ".latency");
+    counters.latency = CompactLatencyHistogram(read_histogram(d, *latency, path + ".latency"));
   }
   return counters;
 }

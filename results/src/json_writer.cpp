@@ -16,12 +16,12 @@ Json totals_json(const LatencyTotals& totals) {
   return Json{{"count", totals.count}, {"sum_ns", totals.sum_ns}, {"max_ns", totals.max_ns}};
 }
 
-Json histogram_json(const LatencyHistogram& histogram) {
+Json histogram_json(const CompactLatencyHistogram& histogram) {
   // Only non-empty buckets, as [index, count] pairs: a histogram is mostly zeros.
   Json buckets = Json::array();
-  const auto& counts = histogram.buckets();
+  const auto counts = histogram.span();
   for (std::size_t i = 0; i < counts.size(); ++i) {
-    if (counts[i] != 0) buckets.push_back(Json::array({i, counts[i]}));
+    if (counts[i] != 0) buckets.push_back(Json::array({histogram.first_bucket() + i, counts[i]}));
   }
   return Json{{"count", histogram.count()},
               {"sum_ns", histogram.sum_ns()},
@@ -51,7 +51,7 @@ Json counters_json(const IoCounters& counters) {
 
 // The exact latency figures of a summary. When some I/Os were not timed exactly (a Dynamo
 // manager's), only their count is given: percentiles of the rest would be invented.
-Json latency_summary_json(const LatencyHistogram& histogram) {
+Json latency_summary_json(const CompactLatencyHistogram& histogram) {
   if (!histogram.percentiles_cover_every_io()) return Json{{"count", histogram.count()}};
   return Json{{"count", histogram.count()},
               {"min", histogram.min().count()},
@@ -81,7 +81,7 @@ Json network_json(const NetworkStats& network) {
 
 Json summary_json(const Summary& s) {
   const Rates& r = s.rates;
-  const LatencyHistogram& histogram = s.counters.latency;
+  const CompactLatencyHistogram& histogram = s.counters.latency;
   Json json{{"iops", r.iops},
             {"read_iops", r.read_iops},
             {"write_iops", r.write_iops},

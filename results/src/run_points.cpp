@@ -79,7 +79,7 @@ std::string label_of(const RunPoint& point, bool with_description) {
 
 }  // namespace
 
-LatencyProfile latency_profile(const LatencyHistogram& histogram) {
+LatencyProfile latency_profile(const CompactLatencyHistogram& histogram) {
   LatencyProfile profile;
   profile.bins = histogram.legacy_bins();
   if (histogram.count() == 0 || !histogram.percentiles_cover_every_io()) return profile;

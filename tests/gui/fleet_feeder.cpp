@@ -95,7 +95,7 @@ results::ManagerResult manager_sample(const controller::ManagerRun& run, std::si
 void fill_totals(const results::RunResults& snapshot, double window_s, controller::LiveFigures& figures) {
   std::uint64_t ios = 0;
   std::uint64_t bytes = 0;
-  LatencyHistogram latency;
+  CompactLatencyHistogram latency;
   for (const auto& manager : snapshot.managers) {
     for (const auto& worker : manager.workers) {
       for (const auto& target : worker.targets) {

@@ -18,7 +18,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr std::size_t kReadChunkBytes = 64 * 1024;
+// Reads start small and the buffer doubles while reads fill it: a controller's thousand mostly
+// quiet connections (a sample is a few KiB a second) need a few KiB each, not 64.
+constexpr std::size_t kFirstReadBytes = 4 * 1024;
+constexpr std::size_t kLargestReadBytes = 64 * 1024;
 
 }  // namespace
 
@@ -40,7 +43,7 @@ TcpSession::TcpSession(asio::io_context& context, SessionConfig config, protocol
       tick_timer_(context),
       linger_timer_(context),
       label_(std::move(label)),
-      read_buffer_(kReadChunkBytes) {}
+      read_buffer_(kFirstReadBytes) {}
 
 // ---- the Connection interface (any thread) ----------------------------------------------
 
@@ -140,6 +143,7 @@ void TcpSession::on_read(const boost::system::error_code& error, std::size_t byt
   }
   unattributed_bytes_ += bytes;
   decoder_.feed(std::span<const std::byte>(read_buffer_.data(), bytes));
+  if (bytes == read_buffer_.size() && read_buffer_.size() < kLargestReadBytes) read_buffer_.resize(2 * bytes);
   for (;;) {
     auto step = decoder_.next();
     if (std::holds_alternative<protocol::NeedMore>(step)) break;

@@ -327,7 +327,8 @@ results::ManagerResult RunSession::manager_result(const std::string& manager_nam
       worker.recording_window = workers[w].window;
       worker.test_connection_rate = assignment.network->test_connection_rate;
       worker.transactions_per_connection = assignment.network->transactions_per_connection;
-      worker.targets.push_back({assignment.network->endpoint.label, results::TargetKind::network, workers[w].targets[0]});
+      worker.targets.push_back({assignment.network->endpoint.label, results::TargetKind::network,
+                              compact_counters(workers[w].targets[0])});
       manager.workers.push_back(std::move(worker));
       continue;
     }
@@ -345,7 +346,8 @@ results::ManagerResult RunSession::manager_result(const std::string& manager_nam
       // The file actually driven (a directory's iobw.tst), so results say what was measured.
       const auto verify = t < workers[w].verify.size() ? std::optional(workers[w].verify[t]) : std::nullopt;
       worker.targets.push_back(
-          {workers_[w].open_targets[t].info().path, results::TargetKind::disk, workers[w].targets[t], verify});
+          {workers_[w].open_targets[t].info().path, results::TargetKind::disk,
+                                compact_counters(workers[w].targets[t]), verify});
     }
     manager.workers.push_back(std::move(worker));
   }

@@ -67,7 +67,7 @@ LatencyChart::LatencyChart(QWidget* parent) : QWidget(parent) {
   add_export_action(*this, QStringLiteral("iomark-latency"));
 }
 
-void LatencyChart::set_histogram(const LatencyHistogram& histogram, const QString& title) {
+void LatencyChart::set_histogram(const CompactLatencyHistogram& histogram, const QString& title) {
   set_profile(results::latency_profile(histogram), title);
 }
 

@@ -38,7 +38,7 @@ IoCounters to_io_counters(const legacy::RawResult& raw, double timer_hz) {
                           ns_count(raw.max_raw_connection_latency, timer_hz)};
   counters.read_errors = raw.read_errors;
   counters.write_errors = raw.write_errors;
-  counters.latency = LatencyHistogram::from_legacy_bins(raw.latency_bins);
+  counters.latency = CompactLatencyHistogram::from_legacy_bins(raw.latency_bins);
   return counters;
 }
 

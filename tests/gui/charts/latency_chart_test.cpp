@@ -16,7 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST(LatencyChart, HistogramGivesBinsAndPercentiles) {
-  LatencyHistogram histogram;
+  CompactLatencyHistogram histogram;
   for (int i = 0; i < 900; ++i) histogram.record(80us);     // bin 1: 50-100 us
   for (int i = 0; i < 100; ++i) histogram.record(3ms);      // bin 6: 2-5 ms
   LatencyChart chart;

@@ -41,7 +41,7 @@ IoCounters dynamo_reads(std::uint64_t reads, std::uint64_t latency_ns) {
   counters.reads = {reads, reads * latency_ns, latency_ns};
   std::array<std::uint64_t, kLegacyLatencyBinCount> bins{};
   bins[5] = reads;
-  counters.latency = LatencyHistogram::from_legacy_bins(bins);
+  counters.latency = CompactLatencyHistogram::from_legacy_bins(bins);
   return counters;
 }
 

@@ -32,7 +32,7 @@ constexpr std::uint64_t kDynamoTimerHz = 2'500'000'000;
 // histogram holds only the legacy bins.
 TargetResult dynamo_target(std::string name, std::uint64_t reads, std::uint64_t writes, std::uint64_t latency_ns) {
   TargetResult target = uniform_target(std::move(name), reads, writes, 4096, latency_ns);
-  target.counters.latency = LatencyHistogram::from_legacy_bins(target.counters.latency.legacy_bins());
+  target.counters.latency = CompactLatencyHistogram::from_legacy_bins(target.counters.latency.legacy_bins());
   return target;
 }
 

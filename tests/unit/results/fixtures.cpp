@@ -14,7 +14,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-void record_many(LatencyHistogram& histogram, std::uint64_t count, Nanoseconds latency) {
+void record_many(CompactLatencyHistogram& histogram, std::uint64_t count, Nanoseconds latency) {
   for (std::uint64_t i = 0; i < count; ++i) histogram.record(latency);
 }
 

@@ -4,6 +4,9 @@
 //   iomark_110_inst.csv       iomark's instantaneous side file of the same series
 //   iometer_2008_results.csv  the same series in the 2004-2008 layout: 56 columns, binary
 //                             `MBps`, no decimal or bin columns, CRLF, no `'End Test`
+//   two-managers.json         one series of a controller with two agents (an older layout)
+//   two-managers.rewritten.json / .csv  that series as the writers gave it before the results
+//                             model held compact histograms (b373a9f), for the test below
 // Expected values were read off the files.
 #include <gtest/gtest.h>
 
@@ -13,6 +16,8 @@
 #include <string>
 
 #include "iomark/results/csv_reader.hpp"
+#include "iomark/results/results_csv.hpp"
+#include "iomark/results/results_json.hpp"
 #include "test_paths.hpp"
 #include "iomark/results/run_points.hpp"
 
@@ -128,6 +133,21 @@ TEST(ResultsData, RunPointsAgreeAcrossDialects) {
     // MB/s is decimal: 1.1.0 has the column, the 2008 layout's binary MBps is converted.
     EXPECT_NEAR(all[0].mb_per_s, 44.543044, 1e-5);
   }
+}
+
+// The writers give, byte for byte, what they gave for this series before the results model
+// held compact histograms: its JSON (every target's buckets and legacy bins, every level's
+// percentiles) and its results.csv (the 21 legacy bins of every row).
+TEST(ResultsData, TwoManagersSeriesIsWrittenAsBeforeByteForByte) {
+  const auto series = read_results_json(slurp("two-managers.json"), "two-managers.json");
+  ASSERT_TRUE(series) << series.error().describe();
+  EXPECT_EQ(write_results_json(*series), slurp("two-managers.rewritten.json"));
+
+  ResultsCsvAppender appender;
+  std::string csv = appender.begin_series(series->info);
+  for (const RunResults& run : series->runs) csv += appender.append_run(run);
+  csv += appender.end_series(series->outcome);
+  EXPECT_EQ(csv, slurp("two-managers.rewritten.csv"));
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ TEST(Summary, PercentilesComeFromMergedHistograms) {
   run.managers[0].workers = {disk_worker("W", 1s, {uniform_target("a", 1000, 0, 512, 1'000'000)})};
   run.managers[1].workers = {disk_worker("W", 1s, {uniform_target("b", 1000, 0, 512, 9'000'000)})};
   const RunSummary summary = summarize_run(run);
-  const LatencyHistogram& merged = summary.all.counters.latency;
+  const CompactLatencyHistogram& merged = summary.all.counters.latency;
   EXPECT_EQ(merged.count(), 2000u);
   // Averaging each target's p90 would give 5 ms.
   EXPECT_NEAR(static_cast<double>(merged.percentile(90).count()), 9e6, 9e4);

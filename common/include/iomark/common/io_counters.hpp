@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
+#include "iomark/common/compact_latency_histogram.hpp"
 #include "iomark/common/latency_histogram.hpp"
 
 namespace iomark {
@@ -24,7 +26,12 @@ struct LatencyTotals {
   friend bool operator==(const LatencyTotals&, const LatencyTotals&) = default;
 };
 
-struct IoCounters {
+// One target's counters, with the latency histogram in one of its two forms: the worker's
+// fixed LatencyHistogram (WorkerIoCounters: recording neither allocates nor locks) or the
+// CompactLatencyHistogram everything after the worker keeps (IoCounters: samples, results,
+// summaries). compact_counters() turns the first into the second.
+template <class Histogram>
+struct BasicIoCounters {
   std::uint64_t bytes_read{};
   std::uint64_t bytes_written{};
   LatencyTotals reads;         // successful read I/Os
@@ -33,18 +40,31 @@ struct IoCounters {
   LatencyTotals connections;   // open + transactions + close (connection-rate mode)
   std::uint64_t read_errors{};
   std::uint64_t write_errors{};
-  LatencyHistogram latency;    // every successful I/O, reads and writes
+  Histogram latency;           // every successful I/O, reads and writes
+
+  // With the fixed histogram, recording and merging neither allocate nor throw.
+  static constexpr bool kFixedMemory = std::is_same_v<Histogram, LatencyHistogram>;
 
   // Records one successful I/O in the counters and the histogram.
-  void record_read(std::uint64_t bytes, std::uint64_t latency_ns) noexcept;
-  void record_write(std::uint64_t bytes, std::uint64_t latency_ns) noexcept;
-  void merge(const IoCounters& other) noexcept;
+  void record_read(std::uint64_t bytes, std::uint64_t latency_ns) noexcept(kFixedMemory);
+  void record_write(std::uint64_t bytes, std::uint64_t latency_ns) noexcept(kFixedMemory);
+  void merge(const BasicIoCounters& other) noexcept(kFixedMemory);
   // What was counted after `earlier`, an earlier copy of these counters (interval samples).
-  [[nodiscard]] IoCounters since(const IoCounters& earlier) const noexcept;
+  [[nodiscard]] BasicIoCounters since(const BasicIoCounters& earlier) const;
 
   [[nodiscard]] std::uint64_t io_count() const noexcept { return reads.count + writes.count; }
   [[nodiscard]] std::uint64_t error_count() const noexcept { return read_errors + write_errors; }
-  friend bool operator==(const IoCounters&, const IoCounters&) = default;
+  friend bool operator==(const BasicIoCounters&, const BasicIoCounters&) = default;
 };
+
+// Defined in io_counters.cpp for these two forms only.
+extern template struct BasicIoCounters<LatencyHistogram>;
+extern template struct BasicIoCounters<CompactLatencyHistogram>;
+
+using WorkerIoCounters = BasicIoCounters<LatencyHistogram>;
+using IoCounters = BasicIoCounters<CompactLatencyHistogram>;
+
+// The same counters with the histogram's non-empty span only.
+[[nodiscard]] IoCounters compact_counters(const WorkerIoCounters& counters);
 
 }  // namespace iomark

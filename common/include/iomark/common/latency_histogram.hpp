@@ -16,6 +16,8 @@
 //   no exact latencies): those are in legacy_bins() but not in count(), sum or percentiles,
 //   so legacy_bin_total() >= count() and the percentiles cover only count() I/Os.
 // Not thread-safe: one writer at a time; copy it (or take a snapshot) to read elsewhere.
+// Beyond the worker, CompactLatencyHistogram (compact_latency_histogram.hpp) holds the same
+// figures in the few hundred bytes a real histogram's non-empty span needs.
 #pragma once
 
 #include <array>
@@ -91,6 +93,8 @@ class LatencyHistogram {
   friend bool operator==(const LatencyHistogram&, const LatencyHistogram&) = default;
 
  private:
+  friend class CompactLatencyHistogram;  // converts both ways without a bucket-by-bucket API
+
   void set_totals(std::span<const std::uint64_t> legacy_bins, std::uint64_t count, std::uint64_t sum_ns,
                   std::uint64_t min_ns, std::uint64_t max_ns) noexcept;
 

@@ -9,7 +9,7 @@
 #include <map>
 #include <optional>
 
-#include "iomark/common/latency_histogram.hpp"
+#include "iomark/common/compact_latency_histogram.hpp"
 #include "iomark/controller/series_runner.hpp"
 #include "iomark/protocol/messages.hpp"
 
@@ -49,7 +49,7 @@ class LiveAggregate {
     std::uint64_t latency_sum_ns = 0;
     double iops = 0;
     double bytes_per_s = 0;
-    LatencyHistogram latency;
+    CompactLatencyHistogram latency;
     for (const auto& [manager, latest] : latest_) {
       if (latest.seconds <= 0) continue;
       ios += latest.ios;
@@ -73,7 +73,7 @@ class LiveAggregate {
     std::uint64_t ios{};
     std::uint64_t bytes{};
     std::uint64_t latency_sum_ns{};  // reads and writes: exact for agents and Dynamos alike
-    LatencyHistogram latency;
+    CompactLatencyHistogram latency;
   };
   std::map<std::size_t, Latest> latest_;
   std::uint64_t received_{};

@@ -16,6 +16,7 @@ class ObserverFanout final : public SeriesObserver {
 
   void notice(const std::string& message) override;
   void run_started(std::size_t index, std::size_t count, const RunPlan& run) override;
+  void preparing(const std::string& manager, std::size_t position, std::size_t count) override;
   void live(const LiveFigures& figures) override;
   [[nodiscard]] bool wants_snapshot() const override;
   void run_finished(std::size_t index, const results::RunResults& run, const results::RunSummary& summary) override;

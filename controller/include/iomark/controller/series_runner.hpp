@@ -108,6 +108,11 @@ class SeriesObserver {
   virtual ~SeriesObserver() = default;
   virtual void notice(const std::string& /*message*/) {}
   virtual void run_started(std::size_t /*index*/, std::size_t /*count*/, const RunPlan& /*run*/) {}
+  // Test files are about to be prepared on `manager`, number `position` (0-based) of the `count`
+  // managers of this run that prepare, one after another. By default a notice naming it.
+  virtual void preparing(const std::string& manager, std::size_t /*position*/, std::size_t /*count*/) {
+    notice("preparing test files on " + manager);
+  }
   virtual void live(const LiveFigures& /*figures*/) {}
   // Whether live() wants LiveFigures::snapshot filled: converting every worker's sample each
   // second costs what a console does not need.

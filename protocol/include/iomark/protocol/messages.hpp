@@ -60,8 +60,9 @@ inline constexpr std::uint32_t kMaxEngineQueueDepth = 65536;  // engine::kMaxQue
 inline constexpr std::size_t kMaxWorkers = 1024;           // per agent and run
 inline constexpr std::size_t kMaxTargetsPerWorker = 2048;  // IOmeter's limit
 inline constexpr std::size_t kMaxPrepareTargets = 8192;
-// TargetCounters per Sample or FinalResults, all workers together: each costs ~17 KiB once
-// decoded (its histogram), so this caps what one frame can make the controller allocate.
+// TargetCounters per Sample or FinalResults, all workers together: each costs at most ~17 KiB
+// once decoded (a histogram spanning every bucket), so this caps what one frame can make the
+// controller allocate.
 inline constexpr std::size_t kMaxTargetCounters = 4096;
 inline constexpr std::uint32_t kMaxSectorBytes = 1U << 20;  // sector and block sizes: powers of 2
 inline constexpr std::size_t kMaxNetworkInterfaces = 256;
@@ -356,7 +357,7 @@ struct NetworkPorts {
 // ---- Measurements (agent -> controller) ------------------------------------------------
 
 // Counters of one target. `counters` must be consistent: its histogram passes
-// LatencyHistogram::restore(), holds exactly reads.count + writes.count I/Os, and every
+// CompactLatencyHistogram::restore_sparse(), holds exactly reads.count + writes.count I/Os, and every
 // LatencyTotals with count 0 has sum and max 0 (and max <= sum otherwise).
 struct TargetCounters {
   std::uint32_t target_index{};  // position in WorkerAssignment::targets

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "iomark/common/latency_histogram.hpp"
+#include "iomark/common/compact_latency_histogram.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/results/csv_reader.hpp"
 #include "iomark/results/run_results.hpp"
@@ -41,7 +41,7 @@ struct LatencyProfile {
 };
 
 // The bins and percentiles of a histogram.
-[[nodiscard]] LatencyProfile latency_profile(const LatencyHistogram& histogram);
+[[nodiscard]] LatencyProfile latency_profile(const CompactLatencyHistogram& histogram);
 
 // The bins of a 1.1.0 results row (its 21 bin columns); nullopt when the row has none of
 // them (pre-1.1.0 files, the instantaneous side file).

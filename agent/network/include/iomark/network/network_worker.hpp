@@ -45,7 +45,7 @@ struct NetworkWorkerOptions {
 
 struct NetworkWorkerResults {
   Nanoseconds window{};  // recording window so far (live) or in total
-  IoCounters counters;
+  WorkerIoCounters counters;
   std::uint64_t refused_connections{};  // from another address or without the proof
 };
 
@@ -98,7 +98,7 @@ class NetworkWorker {
   std::optional<std::uint16_t> port_;
   std::vector<std::byte> buffer_;
   Stopping stopping_;
-  IoCounters counters_;
+  WorkerIoCounters counters_;
   std::uint64_t refused_{};
   std::uint64_t connection_opened_ns_{};
   bool connection_counted_{};

@@ -60,7 +60,7 @@ struct WorkerOptions {
 struct WorkerResults {
   std::string name;
   Nanoseconds window{};                 // recording window so far (live) or in total
-  std::vector<IoCounters> targets;      // in WorkerOptions::targets order
+  std::vector<WorkerIoCounters> targets;  // in WorkerOptions::targets order
   // --verify findings since start() (ramp-up included: corruption is never discounted), in
   // WorkerOptions::targets order; empty when the run does not verify.
   std::vector<VerifyReport> verify{};
@@ -140,7 +140,7 @@ class Worker {
   std::vector<SlotState> slots_;
   std::vector<engine::IoRequest> batch_;
   std::vector<engine::IoCompletion> completions_;
-  std::vector<IoCounters> counters_;
+  std::vector<WorkerIoCounters> counters_;
   std::vector<VerifyReport> verify_reports_;  // empty unless verifying
   bool blocked_by_other_workers_{};  // --verify: the last issue round found only blocks in flight elsewhere
   std::optional<std::uint32_t> held_slot_;  // taken, waiting for a burst delay to end

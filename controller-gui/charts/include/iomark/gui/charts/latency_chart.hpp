@@ -8,7 +8,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "iomark/common/latency_histogram.hpp"
+#include "iomark/common/compact_latency_histogram.hpp"
 #include "iomark/results/run_points.hpp"
 
 class QChart;
@@ -29,7 +29,7 @@ class LatencyChart : public QWidget {
 
  public slots:
   void set_profile(const iomark::results::LatencyProfile& profile, const QString& title);
-  void set_histogram(const iomark::LatencyHistogram& histogram, const QString& title);
+  void set_histogram(const iomark::CompactLatencyHistogram& histogram, const QString& title);
   // Shows nothing; with a `title` (e.g. why there is nothing to show) that one chart only.
   void clear(const QString& title = {});
 
