@@ -136,21 +136,7 @@ Nanoseconds CompactLatencyHistogram::mean() const noexcept {
 }
 
 Nanoseconds CompactLatencyHistogram::percentile(double percentile) const noexcept {
-  if (count_ == 0) return Nanoseconds(0);
-  if (!(percentile > 0)) return min();
-  if (percentile >= 100) return max();
-  const auto rank = percentile_rank(count_, percentile);
-  std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < counts_.size(); ++i) {
-    seen += counts_[i];
-    if (seen >= rank) {
-      const auto bucket = first_bucket_ + i;
-      if (bucket == kOverflowBucket) return max();
-      const auto value = std::clamp(representative_of(bucket), min_ns_, max_ns_);
-      return Nanoseconds(static_cast<std::int64_t>(value));
-    }
-  }
-  return max();
+  return percentile_of(counts_, first_bucket_, count_, min_ns_, max_ns_, percentile);
 }
 
 bool CompactLatencyHistogram::restore_sparse(std::span<const std::uint32_t> indexes,

@@ -59,6 +59,11 @@ inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
 // The rank (1-based) of the I/O at `percentile` (strictly between 0 and 100) of `count` I/Os.
 std::uint64_t percentile_rank(std::uint64_t count, double percentile) noexcept;
 
+// The latency at `percentile` (0..100) of `count` I/Os whose buckets from `first_bucket` on are
+// `counts` (every other bucket empty), clamped to [min_ns, max_ns]: what both forms report.
+Nanoseconds percentile_of(std::span<const std::uint64_t> counts, std::size_t first_bucket, std::uint64_t count,
+                          std::uint64_t min_ns, std::uint64_t max_ns, double percentile) noexcept;
+
 // What every form of restore() checks of the parts besides the buckets: legacy bins that count
 // at least the buckets' I/Os, a sum and maximum of 0 without I/Os, else a minimum and maximum
 // in order.

@@ -119,20 +119,7 @@ Nanoseconds LatencyHistogram::mean() const noexcept {
 }
 
 Nanoseconds LatencyHistogram::percentile(double percentile) const noexcept {
-  if (count_ == 0) return Nanoseconds(0);
-  if (!(percentile > 0)) return min();
-  if (percentile >= 100) return max();
-  const auto rank = percentile_rank(count_, percentile);
-  std::uint64_t seen = 0;
-  for (std::size_t bucket = 0; bucket < kBucketCount; ++bucket) {
-    seen += buckets_[bucket];
-    if (seen >= rank) {
-      if (bucket == kOverflowBucket) return max();
-      const auto value = std::clamp(representative_of(bucket), min_ns_, max_ns_);
-      return Nanoseconds(static_cast<std::int64_t>(value));
-    }
-  }
-  return max();
+  return percentile_of(buckets_, 0, count_, min_ns_, max_ns_, percentile);
 }
 
 void LatencyHistogram::set_totals(std::span<const std::uint64_t> legacy_bins, std::uint64_t count, std::uint64_t sum_ns,
@@ -187,6 +174,25 @@ namespace latency_buckets {
 std::uint64_t percentile_rank(std::uint64_t count, double percentile) noexcept {
   const auto wanted = static_cast<double>(count) * percentile / 100.0;
   return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(wanted)));
+}
+
+Nanoseconds percentile_of(std::span<const std::uint64_t> counts, std::size_t first_bucket, std::uint64_t count,
+                          std::uint64_t min_ns, std::uint64_t max_ns, double percentile) noexcept {
+  if (count == 0) return Nanoseconds(0);
+  if (!(percentile > 0)) return Nanoseconds(static_cast<std::int64_t>(min_ns));
+  const auto maximum = Nanoseconds(static_cast<std::int64_t>(max_ns));
+  if (percentile >= 100) return maximum;
+  const auto rank = percentile_rank(count, percentile);
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    seen += counts[i];
+    if (seen >= rank) {
+      const auto bucket = first_bucket + i;
+      if (bucket == kOverflowBucket) return maximum;
+      return Nanoseconds(static_cast<std::int64_t>(std::clamp(representative_of(bucket), min_ns, max_ns)));
+    }
+  }
+  return maximum;
 }
 
 bool plausible_parts(std::span<const std::uint64_t> legacy_bins, std::uint64_t count, std::uint64_t sum_ns,
