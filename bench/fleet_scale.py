@@ -102,6 +102,11 @@ def fleet_series(args, agents, work):
             for number in range(len(written) + 1, len(blocks.update()) + 1):
                 written[number] = time.time()
             time.sleep(POLL_S)
+        # A block that appeared between the last poll and the controller's exit (the last run's,
+        # when the series ends quickly after it) was written no later than now: an upper bound.
+        exit_seen = time.time()
+        for number in range(len(written) + 1, len(blocks.update()) + 1):
+            written[number] = exit_seen
         output, _ = controller.communicate(timeout=60)
     finally:
         if fleet is not None:
