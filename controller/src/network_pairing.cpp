@@ -25,11 +25,6 @@ bool same_subnet(const protocol::NetworkInterface& nic, std::string_view address
   return (*mine & mask) == (*theirs & mask);
 }
 
-bool is_loopback(std::string_view address) {
-  const auto value = ipv4_value(address);
-  return value && (*value >> 24) == 127;
-}
-
 std::string interface_list(const protocol::Inventory& inventory) {
   std::string list;
   for (const auto& nic : inventory.interfaces) {
@@ -76,6 +71,11 @@ bool is_dynamo(const protocol::Inventory& inventory) {
 }
 
 }  // namespace
+
+bool is_loopback(std::string_view address) {
+  const auto value = ipv4_value(address);
+  return value && (*value >> 24) == 127;
+}
 
 Result<void> check_pair_ends(const protocol::Inventory& server, std::string_view server_name,
                              const protocol::Inventory& client, std::string_view client_name) {

@@ -1,19 +1,10 @@
 #include "dynamo_network.hpp"
 
-#include <arpa/inet.h>
-
 #include <limits>
 
+#include "iomark/controller/network_pairing.hpp"
+
 namespace iomark::controller::dynamo {
-
-namespace {
-
-bool is_loopback(const std::string& address) {
-  in_addr parsed{};
-  return ::inet_pton(AF_INET, address.c_str(), &parsed) == 1 && (ntohl(parsed.s_addr) >> 24) == 127;
-}
-
-}  // namespace
 
 std::vector<protocol::NetworkInterface> interfaces_of(std::span<const legacy::TargetSpec> tcp_nics) {
   std::vector<protocol::NetworkInterface> interfaces;

@@ -32,6 +32,9 @@ inline constexpr std::string_view kDynamoEngine = "dynamo";
 [[nodiscard]] Result<void> check_pair_ends(const protocol::Inventory& server, std::string_view server_name,
                                            const protocol::Inventory& client, std::string_view client_name);
 
+// Whether `address` is an IPv4 address in 127.0.0.0/8.
+[[nodiscard]] bool is_loopback(std::string_view address);
+
 // The interface of `inventory` named `wanted` by its name ("eth0") or its address.
 [[nodiscard]] const protocol::NetworkInterface* find_interface(const protocol::Inventory& inventory,
                                                                std::string_view wanted);
