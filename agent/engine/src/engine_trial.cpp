@@ -1,6 +1,7 @@
 #include "iomark/engine/engine_trial.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <system_error>
 #include <thread>
 
+#include "iomark/common/cpu_affinity.hpp"
 #include "iomark/engine/buffer_pool.hpp"
 #include "iomark/engine/calibration.hpp"
 
@@ -169,7 +171,16 @@ EngineTrial measure_engine_reads(EngineKind kind, const TrialTarget& target, con
   }
   EngineTrial trial = did_not_run(kind, setup, "the trial did not run");
   try {
-    std::thread round([&] { trial = run_trial(kind, setup, target, options); });
+    std::thread round([&] {
+      if (options.cpu) {
+        if (const int error_number = pin_thread_to_cpu(::pthread_self(), *options.cpu); error_number != 0) {
+          trial = did_not_run(kind, setup,
+                              "cannot pin to CPU " + std::to_string(*options.cpu) + ": " + std::strerror(error_number));
+          return;
+        }
+      }
+      trial = run_trial(kind, setup, target, options);
+    });
     round.join();
   } catch (const std::system_error& error) {
     return did_not_run(kind, setup, std::string("cannot start a thread: ") + error.what());

@@ -50,6 +50,7 @@ Result<std::unique_ptr<engine::IoEngine>> engine_for(const RunAssignment& assign
   engine::TrialOptions trial;
   trial.queue_depth = queue_depth;
   trial.block_bytes = calibration_block_bytes(worker.spec);
+  trial.cpu = worker.cpu;
   const auto choice = choices.choose(target, trial, probes, first.info().path);
   note.engine = std::string(engine::to_string(choice.engine));
   note.reason = choice.reason;

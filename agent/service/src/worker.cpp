@@ -1,7 +1,5 @@
 #include "iomark/agent/worker.hpp"
 
-#include <pthread.h>
-#include <sched.h>
 #include <time.h>
 
 #include <algorithm>
@@ -10,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "iomark/common/cpu_affinity.hpp"
 #include "iomark/workload/data_pattern.hpp"
 
 namespace iomark::agent {
@@ -143,12 +142,7 @@ Result<void> Worker::start() {
   running_.store(true, std::memory_order_release);
   thread_ = std::thread([this] { run(); });
   if (!options_.cpu) return {};
-  cpu_set_t* set = CPU_ALLOC(*options_.cpu + 1);
-  const auto set_size = CPU_ALLOC_SIZE(*options_.cpu + 1);
-  CPU_ZERO_S(set_size, set);
-  CPU_SET_S(*options_.cpu, set_size, set);
-  const int error_number = ::pthread_setaffinity_np(thread_.native_handle(), set_size, set);
-  CPU_FREE(set);
+  const int error_number = pin_thread_to_cpu(thread_.native_handle(), *options_.cpu);
   if (error_number != 0) {
     stop();
     return fail(failure_of("cannot pin to CPU " + std::to_string(*options_.cpu), error_number, options_.name));

@@ -95,6 +95,20 @@ TEST_F(RunSessionTest, AutoMeasuresOncePerTargetAndDepthAndRecordsTheChoice) {
   EXPECT_EQ(choices.measured()[0].target_path, (directory_ / "iobw.tst").string());
 }
 
+TEST_F(RunSessionTest, AutoCalibratesOnTheCpuTheWorkerIsPinnedTo) {
+  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()},
+                                                    targets::Destructive::refuse);
+  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
+  RunAssignment run = assignment(engine::EngineKind::sync, 1);
+  run.engine.reset();
+  run.workers[0].cpu = 1U << 20;  // no such CPU: every trial that honours it cannot start
+  auto session = RunSession::prepare(run, *policy);
+  ASSERT_TRUE(session.has_value()) << session.error().describe();
+  const std::string note = (*session)->engine_notes().at(0);
+  EXPECT_NE(note.find("no engine completed reads"), std::string::npos) << note;
+  EXPECT_NE(note.find("sync did not run: cannot pin to CPU 1048576"), std::string::npos) << note;
+}
+
 TEST_F(RunSessionTest, IoErrorsAreCountedAndTheRunGoesOnAsInIometer) {
   const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()},
                                                     targets::Destructive::refuse);

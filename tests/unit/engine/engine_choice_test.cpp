@@ -2,6 +2,8 @@
 // then the measuring and the cache on a real temp file.
 #include "iomark/engine/engine_choice.hpp"
 
+#include <sched.h>
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -148,6 +150,23 @@ TEST(MeasureEngineReads, AFailingReadIsATrialThatDidNotRun) {
   EXPECT_FALSE(too_small.ran);
   EXPECT_TRUE(mentions(too_small.failure, "less than one 4096-byte block")) << too_small.failure;
   EXPECT_FALSE(measure_engine_reads(EngineKind::sync, {file.fd(), 1024, 512}, quick(0)).ran);
+}
+
+TEST(MeasureEngineReads, RunsPinnedToTheWorkersCpu) {
+  DataFile file(1024 * 1024);
+  ASSERT_GE(file.fd(), 0);
+  cpu_set_t allowed;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  std::uint32_t first_allowed = 0;
+  while (!CPU_ISSET(first_allowed, &allowed)) ++first_allowed;
+  TrialOptions options = quick(1);
+  options.cpu = first_allowed;
+  const auto pinned = measure_engine_reads(EngineKind::sync, {file.fd(), 1024 * 1024, 512}, options);
+  EXPECT_TRUE(pinned.ran) << pinned.failure;
+  options.cpu = 1U << 20;
+  const auto nowhere = measure_engine_reads(EngineKind::sync, {file.fd(), 1024 * 1024, 512}, options);
+  EXPECT_FALSE(nowhere.ran);
+  EXPECT_TRUE(mentions(nowhere.failure, "cannot pin to CPU 1048576: Invalid argument")) << nowhere.failure;
 }
 
 TEST(MeasureEngines, SkipsUnavailableEnginesWithTheProbesReason) {

@@ -25,6 +25,8 @@
 
 namespace iomark::engine {
 
+// Not keyed by CPU: the first worker's calibration (on its CPU) serves every worker on the
+// target, so that a run of many workers calibrates once, not once per worker.
 struct EngineChoiceKey {
   std::uint64_t device{};          // st_dev of the descriptor
   std::uint64_t inode{};           // st_ino

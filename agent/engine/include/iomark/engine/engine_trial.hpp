@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -39,11 +40,16 @@ struct TrialOptions {
   // neighbour's burst then spoils one round, not the choice, and a cold file's one-off
   // blocking extent lookup does not brand io_uring as punting.
   std::uint32_t rounds{2};
+  // The CPU the worker will be pinned to: trials run pinned there. Where the driver hands
+  // each I/O to a kernel thread (loop, and file systems on it), where that thread runs
+  // relative to the submitter sets the IOPS, so an unpinned trial measures another placement
+  // than the worker gets, and near-equal engines swap places from one calibration to the next.
+  std::optional<std::uint32_t> cpu;
 };
 
 // One engine's trial (io_uring's with the given ring set-up). Never throws; a failure (setup
 // refused, a set-up's flags not granted, a read failed or took over 10 s, no thread could be
-// started) is a trial that did not run, with its reason.
+// started or pinned to options.cpu) is a trial that did not run, with its reason.
 [[nodiscard]] EngineTrial measure_engine_reads(EngineKind kind, const TrialTarget& target, const TrialOptions& options,
                                                RingSetup setup = RingSetup::standard);
 
