@@ -7,6 +7,12 @@ controller (`iomark run PLAN.icf --legacy-dynamo`, --iomark) through a one-manag
 mount namespace where it sees only the target (as bench/legacy-agent-vs-dynamo does). iomark
 runs with `--engine auto`, so the table also checks auto's choice, which it prints.
 
+iomark pins worker i to CPU i by default; fio and Dynamo run wherever the scheduler puts them,
+unless --pin-peers pins fio's job i (cpus_allowed, split) and Dynamo's process to the same CPUs:
+then where a driver hands I/Os to a kernel thread (loop, ext4 on loop), or one virtual CPU is
+slower than another for a while, both sides get the same placement, and the ratios compare
+engines, not placements.
+
 CPU per I/O is the tool's own process (every thread, user + kernel time, from /proc/<pid>/stat),
 sampled inside the recorded window (after ramp-up + 1 s, until 1 s before the end): that counts
 io_uring's io-wq threads and iomark's, and stays meaningful on a shared machine, where whole-
@@ -95,9 +101,15 @@ def run_iomark(agent, target, case, ramp, duration, choices):
         return all_row_figures(results, cpu, "iomark")
 
 
-def run_fio(engine, target, case, ramp, duration):
+def worker_cpus(workers):
+    """The CPUs iomark's default pinning gives `workers` workers: worker i on CPU i."""
+    return f"0-{workers - 1}" if workers > 1 else "0"
+
+
+def run_fio(engine, target, case, ramp, duration, pin):
     _, rw, mix, bs, qd, workers = case
-    command = ["fio", "--name=bench", f"--filename={target}", f"--ioengine={engine}", "--direct=1", f"--rw={rw}",
+    pinning = [f"--cpus_allowed={worker_cpus(workers)}", "--cpus_allowed_policy=split"] if pin else []
+    command = ["fio", *pinning, "--name=bench", f"--filename={target}", f"--ioengine={engine}", "--direct=1", f"--rw={rw}",
                f"--rwmixread={mix}", f"--bs={bs}", f"--iodepth={qd}", f"--numjobs={workers}", "--thread",
                "--group_reporting", "--time_based", f"--runtime={duration}", f"--ramp_time={ramp}",
                "--norandommap", "--randrepeat=0", "--output-format=json"]
@@ -137,7 +149,7 @@ def dynamo_plan(device, qd, ramp, duration):
     ])
 
 
-def run_dynamo(iomark, dynamo, target, case, ramp, duration):
+def run_dynamo(iomark, dynamo, target, case, ramp, duration, pin):
     """Dynamo 1.1.0 driven by `iomark run --legacy-dynamo`; its own process's CPU, IOPS and latency from results.csv."""
     _, _, _, _, qd, _ = case
     with tempfile.TemporaryDirectory() as scratch:
@@ -154,7 +166,7 @@ def run_dynamo(iomark, dynamo, target, case, ramp, duration):
             if not listening:
                 sys.exit("the controller did not listen: " + open(log).read())
             # Dynamo sees no other device or file system than the target: nothing else is touched.
-            command = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+            command = (["taskset", "-c", worker_cpus(case[5])] if pin else []) + ["unshare", "--mount", "--propagation", "private", "sh", "-c",
                        f"mount --bind {empty} /proc/partitions && MNTTAB={empty} exec {dynamo} -i 127.0.0.1 "
                        f"-p {listening.group(1)} -m 127.0.0.1 -n dyn1 -d {target}"]
             _, cpu = run_sampled(command, ramp, duration, stdout=subprocess.DEVNULL)
@@ -202,11 +214,15 @@ def main():
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--iomark", help="the iomark controller that drives Dynamo")
     parser.add_argument("--dynamo", help="a Dynamo 1.1.0 binary; empty: no Dynamo column")
+    parser.add_argument("--pin-peers", action="store_true",
+                        help="pin fio's jobs and Dynamo to the CPUs iomark pins its workers to")
     args = parser.parse_args()
     fio_version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
+    peers = "pinned to the CPUs of iomark's workers" if args.pin_peers else "unpinned"
     print(f"target: {args.target_note or args.target}; {fio_version}; {args.time} s runs after {args.ramp} s "
           f"ramp-up; median of {args.rounds} alternating rounds; CPU = the tool's own process; "
-          f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs", flush=True)
+          f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; peers "
+          f"{peers}", flush=True)
     if not args.dynamo:
         print("dynamo: skipped (no Dynamo binary: ../shared/tools/build-dynamo is missing)", flush=True)
     header = f"{'case':<18} {'tool':<13} {'IOPS':>10} {'CPU-us/IO':>10} {'avg us':>8}"
@@ -218,10 +234,11 @@ def main():
         tools = {"iomark": lambda c: run_iomark(args.agent, args.target, c, args.ramp, args.time, choices)}
         for engine in ("psync", "pvsync2", "libaio", "io_uring"):
             if qd == 1 or f"fio-{engine}" not in QD1_ONLY_PEERS:
-                tools[f"fio-{engine}"] = lambda c, e=engine: run_fio(e, args.target, c, args.ramp, args.time)
+                tools[f"fio-{engine}"] = lambda c, e=engine: run_fio(e, args.target, c, args.ramp, args.time, args.pin_peers)
         dynamo_skipped = dynamo_skip_reason(args, case)
         if not dynamo_skipped:
-            tools["dynamo"] = lambda c: run_dynamo(args.iomark, args.dynamo, args.target, c, args.ramp, args.time)
+            tools["dynamo"] = lambda c: run_dynamo(args.iomark, args.dynamo, args.target, c, args.ramp, args.time,
+                                                  args.pin_peers)
         measured = {tool: [] for tool in tools}
         for _ in range(args.rounds):
             for tool, run in tools.items():
