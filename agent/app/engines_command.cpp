@@ -23,7 +23,9 @@ int list_engines() {
   std::printf("%-11s works       no I/O: for tests and measuring iomark's own overhead\n",
               std::string(engine::to_string(engine::EngineKind::null)).c_str());
   const bool any = std::any_of(probes.begin(), probes.end(), [](const auto& probe) { return probe.available; });
-  std::printf("\nWith --engine auto the first that works is used, in this order.\n");
+  std::printf("\nWith --engine auto the engines that work are measured on each target, at the run's queue depth\n"
+              "and read size, and the one with the highest IOPS at the lowest CPU per I/O is used; where none\n"
+              "completes a read there, the first that works, in this order.\n");
   return any ? 0 : 1;
 }
 

@@ -168,7 +168,7 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
       ->group(group(kTimingGroup));
   command
       .add_option("--engine", flags.engine,
-                  "auto (probe), io_uring, libaio, threadpool, sync or null (`iomark-agent engines` lists them)")
+                  "auto (measured per target), io_uring, libaio, threadpool, sync or null (`iomark-agent engines` lists them)")
       ->type_name("ENGINE")
       ->capture_default_str()
       ->check(engine_name())
