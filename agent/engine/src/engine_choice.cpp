@@ -85,8 +85,23 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
       winner = trial;
     }
   }
-  std::string reason = candidate_name(winner->kind, winner->setup) + depth + ": " + describe_trial(*winner);
   const std::string tolerance = std::to_string(static_cast<int>(kIopsTolerance * 100 + 0.5)) + "%";
+  if (queue_depth == 1 && winner->kind != EngineKind::sync) {
+    const auto sync = std::find_if(trials.begin(), trials.end(), [](const EngineTrial& trial) {
+      return trial.kind == EngineKind::sync && trial.ran && trial.reads > 0;
+    });
+    const bool clearly_better = sync != trials.end() && winner->iops > (1.0 + kIopsTolerance) * sync->iops &&
+                                winner->cpu_ns_per_io <= sync->cpu_ns_per_io;
+    if (sync != trials.end() && !clearly_better) {
+      std::string reason = "sync" + depth + ": " + describe_trial(*sync) +
+                           " (one syscall per I/O; at depth 1 another engine must be more than " + tolerance +
+                           " faster at no more CPU per I/O, and " + candidate_name(winner->kind, winner->setup) +
+                           " is not)";
+      if (const auto rest = others(trials, &*sync); !rest.empty()) reason += "; " + rest;
+      return {EngineKind::sync, RingSetup::standard, reason, usable};
+    }
+  }
+  std::string reason = candidate_name(winner->kind, winner->setup) + depth + ": " + describe_trial(*winner);
   char allowance[16];
   std::snprintf(allowance, sizeof allowance, "%.3gx", kCpuAllowance);
   reason += winner->iops < best_iops

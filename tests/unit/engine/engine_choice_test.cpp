@@ -114,7 +114,36 @@ TEST(ChooseMeasuredEngine, CpuHungryEngineIsNotChosenForItsIops) {
 
 TEST(ChooseMeasuredEngine, EqualCpuGoesToTheHigherIops) {
   const std::vector<EngineTrial> trials{measured(EngineKind::sync, 290, 3.0), measured(EngineKind::linux_aio, 300, 3.0)};
-  EXPECT_EQ(choose_measured_engine(trials, 1, all_available()).engine, EngineKind::linux_aio);
+  EXPECT_EQ(choose_measured_engine(trials, 8, all_available()).engine, EngineKind::linux_aio);
+}
+
+TEST(ChooseMeasuredEngine, AtDepthOneSyncStaysUnlessBeatenOnBothCounts) {
+  // A file on ext4 over a loop device: one 100 ms trial of io_uring caught the loop thread on a
+  // good CPU and came out 14% ahead, at more CPU per I/O. At depth 1 that is not a win.
+  std::vector<EngineTrial> trials{measured(EngineKind::io_uring, 50, 10.0), measured(EngineKind::linux_aio, 38, 13.9),
+                                  measured(EngineKind::sync, 44, 9.5)};
+  trials[0].setup = RingSetup::single_issuer;
+  const auto stays = choose_measured_engine(trials, 1, all_available());
+  EXPECT_EQ(stays.engine, EngineKind::sync) << stays.reason;
+  EXPECT_EQ(stays.setup, RingSetup::standard);
+  EXPECT_TRUE(mentions(stays.reason, "sync at depth 1: 44 K IOPS, 9.50 \xC2\xB5s CPU/IO (one syscall per I/O; at depth 1 "
+                                     "another engine must be more than 10% faster at no more CPU per I/O, and io_uring "
+                                     "(SINGLE_ISSUER|DEFER_TASKRUN) is not)"))
+      << stays.reason;
+  EXPECT_TRUE(mentions(stays.reason, "io_uring (SINGLE_ISSUER|DEFER_TASKRUN) 50 K IOPS")) << stays.reason;
+  // The same trials at depth 8 go by IOPS: io_uring's lead is outside the tolerance.
+  EXPECT_EQ(choose_measured_engine(trials, 8, all_available()).engine, EngineKind::io_uring);
+
+  // Polled completions on a device with poll queues: faster and cheaper, so they win at depth 1 too.
+  trials[0] = measured(EngineKind::io_uring, 80, 5.0);
+  trials[0].setup = RingSetup::polled;
+  const auto displaced = choose_measured_engine(trials, 1, all_available());
+  EXPECT_EQ(displaced.engine, EngineKind::io_uring) << displaced.reason;
+  EXPECT_EQ(displaced.setup, RingSetup::polled);
+  // Without a sync trial there is nothing to stay with.
+  trials[0] = measured(EngineKind::io_uring, 50, 10.0);
+  trials.pop_back();
+  EXPECT_EQ(choose_measured_engine(trials, 1, all_available()).engine, EngineKind::io_uring);
 }
 
 TEST(ChooseMeasuredEngine, NothingRanFallsBackToTheProbeOrder) {

@@ -21,7 +21,13 @@
 //   4. Among those, the ones within kIopsTolerance (10%) of the highest IOPS are equals, and
 //      the one with the lowest CPU time per I/O wins (at depth 1 that is normally sync: one
 //      syscall per I/O). Ties in CPU go to the higher IOPS.
-//   5. Nothing ran: the first available engine of the probe order, unmeasured.
+//   5. At depth 1, sync (one syscall per I/O) stays unless the winner of 4 beats it on both
+//      counts: more than kIopsTolerance more IOPS at no more CPU per I/O. At depth 1 every
+//      engine waits for the same one I/O, so what separates them is the syscalls around it;
+//      where the driver hands each I/O to a kernel thread (loop, file systems on it), 100 ms
+//      trials swing by more than 10% with that thread's placement, and a rule on IOPS alone
+//      then swaps engines from one calibration to the next.
+//   6. Nothing ran: the first available engine of the probe order, unmeasured.
 #pragma once
 
 #include <cstdint>
@@ -69,7 +75,7 @@ struct EngineDecision {
   friend bool operator==(const EngineDecision&, const EngineDecision&) = default;
 };
 
-// The rule above. `trials` in any order; `probes` (probe_engines()) only decide rule 5.
+// The rule above. `trials` in any order; `probes` (probe_engines()) only decide rule 6.
 [[nodiscard]] EngineDecision choose_measured_engine(std::span<const EngineTrial> trials,
                                                     std::uint32_t queue_depth,
                                                     std::span<const EngineProbe> probes);
