@@ -24,6 +24,12 @@ class RunSessionTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(directory_); }
 
+  // Every test's targets live in the temp directory; value() throws (failing the test) if refused.
+  targets::SafetyPolicy allowing_the_directory() const {
+    return targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()}, targets::Destructive::refuse)
+        .value();
+  }
+
   RunAssignment assignment(engine::EngineKind kind, std::uint32_t workers) const {
     RunAssignment run;
     run.engine = engine::EngineSpec{kind, std::nullopt};
@@ -43,10 +49,8 @@ class RunSessionTest : public ::testing::Test {
 };
 
 TEST_F(RunSessionTest, PreparesTheTestFileAndReportsEveryWorker) {
-  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()},
-                                                    targets::Destructive::refuse);
-  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
-  auto session = RunSession::prepare(assignment(engine::EngineKind::sync, 2), *policy);
+  const auto policy = allowing_the_directory();
+  auto session = RunSession::prepare(assignment(engine::EngineKind::sync, 2), policy);
   ASSERT_TRUE(session.has_value()) << session.error().describe();
   EXPECT_EQ(fs::file_size(directory_ / "iobw.tst"), 4U << 20);
   ASSERT_TRUE((*session)->start().has_value());
@@ -72,14 +76,12 @@ TEST_F(RunSessionTest, PreparesTheTestFileAndReportsEveryWorker) {
 }
 
 TEST_F(RunSessionTest, AutoMeasuresOncePerTargetAndDepthAndRecordsTheChoice) {
-  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()},
-                                                    targets::Destructive::refuse);
-  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
+  const auto policy = allowing_the_directory();
   RunAssignment run = assignment(engine::EngineKind::sync, 1);
   run.engine.reset();
   engine::EngineChoiceCache choices;
   for (const char* expected : {"at depth 4: ", "(measured at an earlier run)"}) {
-    auto session = RunSession::prepare(run, *policy, {}, {}, &choices);
+    auto session = RunSession::prepare(run, policy, {}, {}, &choices);
     ASSERT_TRUE(session.has_value()) << session.error().describe();
     const auto manager = (*session)->results("hostA");
     const auto& worker = manager.workers.at(0);
@@ -96,13 +98,11 @@ TEST_F(RunSessionTest, AutoMeasuresOncePerTargetAndDepthAndRecordsTheChoice) {
 }
 
 TEST_F(RunSessionTest, AutoCalibratesOnTheCpuTheWorkerIsPinnedTo) {
-  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()},
-                                                    targets::Destructive::refuse);
-  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
+  const auto policy = allowing_the_directory();
   RunAssignment run = assignment(engine::EngineKind::sync, 1);
   run.engine.reset();
   run.workers[0].cpu = 1U << 20;  // no such CPU: every trial that honours it cannot start
-  auto session = RunSession::prepare(run, *policy);
+  auto session = RunSession::prepare(run, policy);
   ASSERT_TRUE(session.has_value()) << session.error().describe();
   const std::string note = (*session)->engine_notes().at(0);
   EXPECT_NE(note.find("no engine completed reads"), std::string::npos) << note;
@@ -110,12 +110,10 @@ TEST_F(RunSessionTest, AutoCalibratesOnTheCpuTheWorkerIsPinnedTo) {
 }
 
 TEST_F(RunSessionTest, IoErrorsAreCountedAndTheRunGoesOnAsInIometer) {
-  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{directory_.string()},
-                                                    targets::Destructive::refuse);
-  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
+  const auto policy = allowing_the_directory();
   auto run = assignment(engine::EngineKind::sync, 1);
   run.engine = *engine::parse_engine_spec("fault-eio-every-4");
-  auto session = RunSession::prepare(run, *policy);
+  auto session = RunSession::prepare(run, policy);
   ASSERT_TRUE(session.has_value()) << session.error().describe();
   ASSERT_TRUE((*session)->start().has_value());
   (*session)->record_on();
