@@ -81,26 +81,10 @@ access_specs::Worker with_partner(access_specs::Worker worker, const NetworkChoi
   return worker;
 }
 
-NetworkTargetsModel::NetworkTargetsModel(QObject* parent) : QAbstractTableModel(parent) {}
+NetworkTargetsModel::NetworkTargetsModel(QObject* parent) : ChoiceTableModel(parent) {}
 
-void NetworkTargetsModel::set_choices(std::vector<NetworkChoice> choices) {
-  if (choices == choices_) return;
-  if (choices.size() == choices_.size() &&
-      std::equal(choices.begin(), choices.end(), choices_.begin(), [](const NetworkChoice& a, const NetworkChoice& b) {
-        return a.plan_manager == b.plan_manager && a.address == b.address;
-      })) {
-    // Same rows (a tick moved): keep the view's selection and scroll position.
-    choices_ = std::move(choices);
-    emit dataChanged(index(0, 0), index(rowCount() - 1, column_count - 1));
-    return;
-  }
-  beginResetModel();
-  choices_ = std::move(choices);
-  endResetModel();
-}
-
-int NetworkTargetsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(choices_.size());
+bool NetworkTargetsModel::same_row(const NetworkChoice& a, const NetworkChoice& b) const {
+  return a.plan_manager == b.plan_manager && a.address == b.address;
 }
 
 int NetworkTargetsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : column_count; }

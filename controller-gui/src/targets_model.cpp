@@ -85,26 +85,9 @@ access_specs::Worker with_target(access_specs::Worker worker, const std::string&
   return worker;
 }
 
-TargetsModel::TargetsModel(QObject* parent) : QAbstractTableModel(parent) {}
+TargetsModel::TargetsModel(QObject* parent) : ChoiceTableModel(parent) {}
 
-void TargetsModel::set_choices(std::vector<TargetChoice> choices) {
-  if (choices == choices_) return;
-  if (choices.size() == choices_.size() &&
-      std::equal(choices.begin(), choices.end(), choices_.begin(),
-                 [](const TargetChoice& a, const TargetChoice& b) { return a.name == b.name; })) {
-    // Same rows: keep the view's selection and scroll position.
-    choices_ = std::move(choices);
-    emit dataChanged(index(0, 0), index(rowCount() - 1, column_count - 1));
-    return;
-  }
-  beginResetModel();
-  choices_ = std::move(choices);
-  endResetModel();
-}
-
-int TargetsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(choices_.size());
-}
+bool TargetsModel::same_row(const TargetChoice& a, const TargetChoice& b) const { return a.name == b.name; }
 
 int TargetsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : column_count; }
 

@@ -5,13 +5,13 @@
 // build it from recorded inventories.
 #pragma once
 
-#include <QAbstractTableModel>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "iomark/access_specs/test_plan.hpp"
+#include "iomark/gui/choice_table_model.hpp"
 #include "iomark/gui/managers.hpp"
 
 namespace iomark::gui {
@@ -44,7 +44,7 @@ struct NetworkChoice {
 // "lo 127.0.0.1/8, MTU 65536, 10000 Mb/s": an interface as the tab and the combo box show it.
 [[nodiscard]] std::string describe_interface(const protocol::NetworkInterface& nic);
 
-class NetworkTargetsModel : public QAbstractTableModel {
+class NetworkTargetsModel : public ChoiceTableModel<NetworkChoice> {
   Q_OBJECT
 
  public:
@@ -52,10 +52,6 @@ class NetworkTargetsModel : public QAbstractTableModel {
 
   explicit NetworkTargetsModel(QObject* parent = nullptr);
 
-  void set_choices(std::vector<NetworkChoice> choices);
-  [[nodiscard]] const std::vector<NetworkChoice>& choices() const noexcept { return choices_; }
-
-  [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
   [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
   [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   // Ticking an interface (CheckStateRole on the address column) does not change the model:
@@ -69,7 +65,7 @@ class NetworkTargetsModel : public QAbstractTableModel {
   void toggled(int row, bool ticked);
 
  private:
-  std::vector<NetworkChoice> choices_;
+  [[nodiscard]] bool same_row(const NetworkChoice& a, const NetworkChoice& b) const override;
 };
 
 }  // namespace iomark::gui

@@ -3,12 +3,12 @@
 // ticked, numbered in the order the worker uses them (cycling tests take "the first N").
 #pragma once
 
-#include <QAbstractTableModel>
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "iomark/access_specs/test_plan.hpp"
+#include "iomark/gui/choice_table_model.hpp"
 #include "iomark/gui/managers.hpp"
 
 namespace iomark::gui {
@@ -31,7 +31,7 @@ struct TargetChoice {
 // The worker with `name` ticked (appended to its targets) or unticked.
 [[nodiscard]] access_specs::Worker with_target(access_specs::Worker worker, const std::string& name, bool ticked);
 
-class TargetsModel : public QAbstractTableModel {
+class TargetsModel : public ChoiceTableModel<TargetChoice> {
   Q_OBJECT
 
  public:
@@ -39,10 +39,6 @@ class TargetsModel : public QAbstractTableModel {
 
   explicit TargetsModel(QObject* parent = nullptr);
 
-  void set_choices(std::vector<TargetChoice> choices);
-  [[nodiscard]] const std::vector<TargetChoice>& choices() const noexcept { return choices_; }
-
-  [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
   [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
   [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   // Ticking a target (CheckStateRole) does not change the model: it asks for the change
@@ -55,7 +51,7 @@ class TargetsModel : public QAbstractTableModel {
   void toggled(const QString& name, bool ticked);
 
  private:
-  std::vector<TargetChoice> choices_;
+  [[nodiscard]] bool same_row(const TargetChoice& a, const TargetChoice& b) const override;
 };
 
 }  // namespace iomark::gui
