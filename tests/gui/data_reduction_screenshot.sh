@@ -24,12 +24,8 @@ cat >>"$work/plan.icf" <<'ICF'
 'END iomark extensions
 Version 1.1.0
 ICF
-display=99
-while [[ -e /tmp/.X11-unix/X$display || -e /tmp/.X$display-lock ]]; do display=$((display + 1)); done
-Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-xvfb_pid=$!
-export DISPLAY=":$display"
-for _ in $(seq 50); do [[ -e /tmp/.X11-unix/X$display ]] && break; sleep 0.1; done
+source tests/gui/xvfb.sh
+start_xvfb 1600x1000 "$work/xvfb.log"
 "$build/controller-gui/iomark-gui" --no-listen "$work/plan.icf" >"$work/gui.log" 2>&1 &
 gui_pid=$!
 window=$(xdotool search --sync --onlyvisible --name 'iomark' | head -1)

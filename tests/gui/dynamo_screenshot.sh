@@ -54,12 +54,9 @@ sockets = [socket.socket() for _ in range(2)]
 for s in sockets: s.bind(("127.0.0.1", 0))
 print(*(s.getsockname()[1] for s in sockets))')
 
-display=99
-while [[ -e /tmp/.X11-unix/X$display || -e /tmp/.X$display-lock ]]; do display=$((display + 1)); done
-Xvfb ":$display" -screen 0 "${WIDTH}x${HEIGHT}x24" -nolisten tcp >"$work/xvfb.log" 2>&1 &
-pids+=($!)
-export DISPLAY=":$display"
-for _ in $(seq 50); do [[ -e /tmp/.X11-unix/X$display ]] && break; sleep 0.1; done
+source tests/gui/xvfb.sh
+start_xvfb "${WIDTH}x${HEIGHT}" "$work/xvfb.log"
+pids+=("$xvfb_pid")
 
 log "starting iomark-gui on $DISPLAY (agents on $agent_port, Dynamo on $dynamo_port)"
 "$build/controller-gui/iomark-gui" --insecure --listen "127.0.0.1:$agent_port" \

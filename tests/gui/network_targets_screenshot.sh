@@ -19,12 +19,8 @@ cleanup() {
 trap cleanup EXIT
 # A port the kernel has just handed out and taken back: free for the GUI to listen on.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-display=99
-while [[ -e /tmp/.X11-unix/X$display || -e /tmp/.X$display-lock ]]; do display=$((display + 1)); done
-Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-xvfb_pid=$!
-export DISPLAY=":$display"
-for _ in $(seq 50); do [[ -e /tmp/.X11-unix/X$display ]] && break; sleep 0.1; done
+source tests/gui/xvfb.sh
+start_xvfb 1600x1000 "$work/xvfb.log"
 "$build/controller-gui/iomark-gui" --listen "127.0.0.1:$port" --insecure tests/data/icf/ok_110_network_pair.icf \
   >"$work/gui.log" 2>&1 &
 gui_pid=$!

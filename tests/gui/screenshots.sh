@@ -115,12 +115,8 @@ Version 1.1.0
 Version 1.1.0
 ICF
 
-display=99
-while [[ -e /tmp/.X11-unix/X$display || -e /tmp/.X$display-lock ]]; do display=$((display + 1)); done
-Xvfb ":$display" -screen 0 "${WIDTH}x${HEIGHT}x24" -nolisten tcp >"$work/xvfb.log" 2>&1 &
-xvfb_pid=$!
-export DISPLAY=":$display"
-for _ in $(seq 50); do [[ -e /tmp/.X11-unix/X$display ]] && break; sleep 0.1; done
+source tests/gui/xvfb.sh
+start_xvfb "${WIDTH}x${HEIGHT}" "$work/xvfb.log"
 
 log "starting iomark-gui on $DISPLAY"
 "$build/controller-gui/iomark-gui" --no-listen "$work/plan.icf" >"$work/gui.log" 2>&1 &
