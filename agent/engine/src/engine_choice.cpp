@@ -90,13 +90,10 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
     const auto sync = std::find_if(trials.begin(), trials.end(), [](const EngineTrial& trial) {
       return trial.kind == EngineKind::sync && trial.ran && trial.reads > 0;
     });
-    const bool clearly_better = sync != trials.end() && winner->iops > (1.0 + kIopsTolerance) * sync->iops &&
-                                winner->cpu_ns_per_io <= sync->cpu_ns_per_io;
-    if (sync != trials.end() && !clearly_better) {
+    if (sync != trials.end() && winner->cpu_ns_per_io > sync->cpu_ns_per_io) {
       std::string reason = "sync" + depth + ": " + describe_trial(*sync) +
-                           " (one syscall per I/O; at depth 1 another engine must be more than " + tolerance +
-                           " faster at no more CPU per I/O, and " + candidate_name(winner->kind, winner->setup) +
-                           " is not)";
+                           " (one syscall per I/O; at depth 1 an engine that spends more CPU per I/O does not "
+                           "displace it, and " + candidate_name(winner->kind, winner->setup) + " does)";
       if (const auto rest = others(trials, &*sync); !rest.empty()) reason += "; " + rest;
       return {EngineKind::sync, RingSetup::standard, reason, usable};
     }

@@ -117,7 +117,7 @@ TEST(ChooseMeasuredEngine, EqualCpuGoesToTheHigherIops) {
   EXPECT_EQ(choose_measured_engine(trials, 8, all_available()).engine, EngineKind::linux_aio);
 }
 
-TEST(ChooseMeasuredEngine, AtDepthOneSyncStaysUnlessBeatenOnBothCounts) {
+TEST(ChooseMeasuredEngine, AtDepthOneSyncStaysAgainstAnEngineSpendingMoreCpuPerIo) {
   // A file on ext4 over a loop device: one 100 ms trial of io_uring caught the loop thread on a
   // good CPU and came out 14% ahead, at more CPU per I/O. At depth 1 that is not a win.
   std::vector<EngineTrial> trials{measured(EngineKind::io_uring, 50, 10.0), measured(EngineKind::linux_aio, 38, 13.9),
@@ -127,8 +127,8 @@ TEST(ChooseMeasuredEngine, AtDepthOneSyncStaysUnlessBeatenOnBothCounts) {
   EXPECT_EQ(stays.engine, EngineKind::sync) << stays.reason;
   EXPECT_EQ(stays.setup, RingSetup::standard);
   EXPECT_TRUE(mentions(stays.reason, "sync at depth 1: 44 K IOPS, 9.50 \xC2\xB5s CPU/IO (one syscall per I/O; at depth 1 "
-                                     "another engine must be more than 10% faster at no more CPU per I/O, and io_uring "
-                                     "(SINGLE_ISSUER|DEFER_TASKRUN) is not)"))
+                                     "an engine that spends more CPU per I/O does not displace it, and io_uring "
+                                     "(SINGLE_ISSUER|DEFER_TASKRUN) does)"))
       << stays.reason;
   EXPECT_TRUE(mentions(stays.reason, "io_uring (SINGLE_ISSUER|DEFER_TASKRUN) 50 K IOPS")) << stays.reason;
   // The same trials at depth 8 go by IOPS: io_uring's lead is outside the tolerance.
@@ -140,6 +140,13 @@ TEST(ChooseMeasuredEngine, AtDepthOneSyncStaysUnlessBeatenOnBothCounts) {
   const auto displaced = choose_measured_engine(trials, 1, all_available());
   EXPECT_EQ(displaced.engine, EngineKind::io_uring) << displaced.reason;
   EXPECT_EQ(displaced.setup, RingSetup::polled);
+  // As fast as sync at less CPU per I/O (a ring on a device that completes reads without
+  // punting): the lowest CPU per I/O wins at depth 1 as at any depth.
+  trials[0] = measured(EngineKind::io_uring, 45, 8.0);
+  trials[0].setup = RingSetup::single_issuer;
+  const auto cheaper = choose_measured_engine(trials, 1, all_available());
+  EXPECT_EQ(cheaper.engine, EngineKind::io_uring) << cheaper.reason;
+  EXPECT_EQ(cheaper.setup, RingSetup::single_issuer);
   // Without a sync trial there is nothing to stay with.
   trials[0] = measured(EngineKind::io_uring, 50, 10.0);
   trials.pop_back();

@@ -21,12 +21,13 @@
 //   4. Among those, the ones within kIopsTolerance (10%) of the highest IOPS are equals, and
 //      the one with the lowest CPU time per I/O wins (at depth 1 that is normally sync: one
 //      syscall per I/O). Ties in CPU go to the higher IOPS.
-//   5. At depth 1, sync (one syscall per I/O) stays unless the winner of 4 beats it on both
-//      counts: more than kIopsTolerance more IOPS at no more CPU per I/O. At depth 1 every
-//      engine waits for the same one I/O, so what separates them is the syscalls around it;
-//      where the driver hands each I/O to a kernel thread (loop, file systems on it), 100 ms
-//      trials swing by more than 10% with that thread's placement, and a rule on IOPS alone
-//      then swaps engines from one calibration to the next.
+//   5. At depth 1, sync (one syscall per I/O) stays when the winner of 4 spends more CPU per
+//      I/O than sync did, however many IOPS it measured. At depth 1 every engine waits for the
+//      same one I/O, so what separates them is the syscalls around it; where the driver hands
+//      each I/O to a kernel thread (loop, file systems on it), 100 ms trials swing by more than
+//      10% with that thread's placement, and a rule on IOPS then swaps engines from one
+//      calibration to the next. An engine as fast as sync at less CPU (io_uring on a device
+//      that completes reads without punting) still wins.
 //   6. Nothing ran: the first available engine of the probe order, unmeasured.
 #pragma once
 
