@@ -5,15 +5,11 @@
 #include <chrono>
 #include <cstring>
 
+#include "iomark/common/io_clock.hpp"
+
 namespace iomark::network {
 
 namespace {
-
-std::uint64_t now_ns() noexcept {
-  timespec now{};
-  ::clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ULL + static_cast<std::uint64_t>(now.tv_nsec);
-}
 
 constexpr std::uint64_t kSleepStepNs = 50'000'000;
 
@@ -62,8 +58,8 @@ Result<void> NetworkWorker::start() {
   return {};
 }
 
-void NetworkWorker::record_on() noexcept { record_on_ns_.store(now_ns(), std::memory_order_release); }
-void NetworkWorker::record_off() noexcept { record_off_ns_.store(now_ns(), std::memory_order_release); }
+void NetworkWorker::record_on() noexcept { record_on_ns_.store(monotonic_now_ns(), std::memory_order_release); }
+void NetworkWorker::record_off() noexcept { record_off_ns_.store(monotonic_now_ns(), std::memory_order_release); }
 
 void NetworkWorker::stop() {
   stop_requested_.store(true, std::memory_order_release);
@@ -91,7 +87,7 @@ void NetworkWorker::run() noexcept {
           connection_.close();
         }
         schedule_.closed();
-        const auto closed = now_ns();
+        const auto closed = monotonic_now_ns();
         if (connection_counted_ && recording_at(closed)) counters_.connections.add(closed - connection_opened_ns_);
         break;
       }
@@ -104,7 +100,7 @@ void NetworkWorker::run() noexcept {
 
 bool NetworkWorker::open_connection() {
   const auto& endpoint = options_.endpoint;
-  connection_opened_ns_ = now_ns();
+  connection_opened_ns_ = monotonic_now_ns();
   connection_counted_ = recording_at(connection_opened_ns_);
   Result<Socket> opened = Socket();
   if (endpoint.role == protocol::NetworkRole::server) {
@@ -128,30 +124,30 @@ bool NetworkWorker::open_connection() {
 bool NetworkWorker::transact() {
   const auto transaction = sequence_.next();
   if (transaction.delay_ms > 0) {
-    const std::uint64_t resume = now_ns() + std::uint64_t{transaction.delay_ms} * 1000000U;
-    for (auto now = now_ns(); now < resume && !stopping(); now = now_ns()) {
+    const std::uint64_t resume = monotonic_now_ns() + std::uint64_t{transaction.delay_ms} * 1000000U;
+    for (auto now = monotonic_now_ns(); now < resume && !stopping(); now = monotonic_now_ns()) {
       const auto step = std::min<std::uint64_t>(resume - now, kSleepStepNs);
       const timespec pause{0, static_cast<long>(step)};
       ::nanosleep(&pause, nullptr);
       publish_if_requested();
     }
   }
-  const auto started = now_ns();
+  const auto started = monotonic_now_ns();
   const bool counted = recording_at(started);
   if (!transfer(transaction.request)) return false;
   if (transaction.reply_bytes != 0 && !transfer(transaction.reply())) return false;
-  if (counted) counters_.transactions.add(now_ns() - started);
+  if (counted) counters_.transactions.add(monotonic_now_ns() - started);
   schedule_.transferred();
   return true;
 }
 
 bool NetworkWorker::transfer(const PlannedTransfer& planned) {
-  const auto issued = now_ns();
+  const auto issued = monotonic_now_ns();
   const bool counted = recording_at(issued);
   std::span<std::byte> bytes(buffer_.data(), planned.bytes);
   const auto status = planned.action == Transfer::send ? send_all(connection_, bytes, stopping_)
                                                        : receive_all(connection_, bytes, stopping_);
-  const auto completed = now_ns();
+  const auto completed = monotonic_now_ns();
   switch (status.outcome) {
     case TransferOutcome::done:
       if (counted) {
@@ -203,7 +199,7 @@ void NetworkWorker::publish_if_requested() noexcept {
   }
   const auto on = record_on_ns_.load(std::memory_order_acquire);
   const auto off = record_off_ns_.load(std::memory_order_acquire);
-  const auto end = off != 0 ? off : now_ns();
+  const auto end = off != 0 ? off : monotonic_now_ns();
   {
     std::lock_guard lock(published_mutex_);
     published_.window = Nanoseconds(on != 0 && end > on ? static_cast<std::int64_t>(end - on) : 0);

@@ -27,12 +27,6 @@ Error failure_of(std::string_view what, int error_number, const std::string& wor
 
 }  // namespace
 
-std::uint64_t monotonic_now_ns() noexcept {
-  timespec now{};
-  ::clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ULL + static_cast<std::uint64_t>(now.tv_nsec);
-}
-
 Result<std::unique_ptr<Worker>> Worker::create(WorkerOptions options, std::unique_ptr<engine::IoEngine> engine) {
   if (options.targets.empty()) {
     return fail(ErrorCode::invalid_argument, "worker \"" + options.name + "\" has no target");
@@ -119,7 +113,8 @@ Worker::Worker(WorkerOptions options, std::unique_ptr<engine::IoEngine> engine, 
     : options_(std::move(options)),
       engine_(std::move(engine)),
       workload_(std::move(workload)),
-      buffers_(std::move(buffers)) {
+      buffers_(std::move(buffers)),
+      clock_(options_.cpu.has_value() && has_invariant_tsc()) {
   const auto slot_count = buffers_.slot_count();
   slots_.resize(slot_count);
   batch_.reserve(slot_count);
@@ -140,9 +135,20 @@ Worker::~Worker() { stop(); }
 
 Result<void> Worker::start() {
   running_.store(true, std::memory_order_release);
-  thread_ = std::thread([this] { run(); });
-  if (!options_.cpu) return {};
-  const int error_number = pin_thread_to_cpu(thread_.native_handle(), *options_.cpu);
+  // The thread pins itself before its first I/O, so that every stamp of its clock is read on
+  // the CPU it stays on.
+  thread_ = std::thread([this] {
+    const int error_number = options_.cpu ? pin_thread_to_cpu(::pthread_self(), *options_.cpu) : 0;
+    pin_error_.store(error_number, std::memory_order_release);
+    pin_error_.notify_one();
+    if (error_number == 0) {
+      run();
+    } else {
+      running_.store(false, std::memory_order_release);
+    }
+  });
+  pin_error_.wait(kPinPending, std::memory_order_acquire);
+  const int error_number = pin_error_.load(std::memory_order_acquire);
   if (error_number != 0) {
     stop();
     return fail(failure_of("cannot pin to CPU " + std::to_string(*options_.cpu), error_number, options_.name));
@@ -161,7 +167,7 @@ void Worker::stop() {
 
 void Worker::run() noexcept {
   while (!stop_requested_.load(std::memory_order_acquire) && !failure_) {
-    const auto now = monotonic_now_ns();
+    const auto now = clock_.now_ns();
     issue_ready_slots(now);
     publish_if_requested();
     if (failure_) break;
@@ -184,7 +190,7 @@ void Worker::run() noexcept {
       failure_ = failure_of(std::string(engine_->name()) + " reap failed", reaped.error, options_.name);
       break;
     }
-    const auto completed_at = monotonic_now_ns();
+    const auto completed_at = clock_.now_ns();
     for (std::size_t i = 0; i < reaped.count; ++i) complete(completions_[i], completed_at);
   }
   drain();
@@ -324,7 +330,7 @@ void Worker::drain() noexcept {
       if (!failure_) failure_ = failure_of(std::string(engine_->name()) + " reap failed", reaped.error, options_.name);
       return;
     }
-    const auto completed_at = monotonic_now_ns();
+    const auto completed_at = clock_.now_ns();
     for (std::size_t i = 0; i < reaped.count; ++i) complete(completions_[i], completed_at);
   }
   if (engine_->in_flight() > 0 && !failure_) {

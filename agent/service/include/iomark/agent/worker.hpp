@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "iomark/access_specs/access_spec.hpp"
+#include "iomark/common/io_clock.hpp"
 #include "iomark/common/io_counters.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/common/verify_report.hpp"
@@ -147,6 +148,10 @@ class Worker {
   std::uint64_t resume_at_ns_{};
   std::uint64_t window_start_ns_{};  // moved past pre-recording completions
   std::uint64_t window_end_ns_{};
+  // The worker thread's stamps: through the TSC when the worker is pinned to one CPU.
+  IoClock clock_;
+  static constexpr int kPinPending = -1;
+  std::atomic<int> pin_error_{kPinPending};  // the errno of pinning the thread, once it has tried
 
   std::atomic<std::uint64_t> record_on_ns_{0};   // 0 = not yet recording
   std::atomic<std::uint64_t> record_off_ns_{0};  // 0 = still recording
@@ -160,8 +165,5 @@ class Worker {
   std::optional<Error> failure_;  // written by the thread before running_ turns false
   std::thread thread_;
 };
-
-// CLOCK_MONOTONIC in nanoseconds: the one clock every worker timestamps with.
-[[nodiscard]] std::uint64_t monotonic_now_ns() noexcept;
 
 }  // namespace iomark::agent
