@@ -13,6 +13,11 @@ then where a driver hands I/Os to a kernel thread (loop, ext4 on loop), or one v
 slower than another for a while, both sides get the same placement, and the ratios compare
 engines, not placements.
 
+The QD 1 cases also run bench/syscall_ceiling.cpp (--ceiling) on iomark's CPU: one pread or
+pwrite per I/O and nothing else, no timestamps and no statistics. It is no peer and never the
+"best peer"; it shows how far above the kernel's own cost any tool can get on this target, and
+how much of it iomark leaves.
+
 CPU per I/O is the tool's own process (every thread, user + kernel time, from /proc/<pid>/stat),
 sampled inside the recorded window (after ramp-up + 1 s, until 1 s before the end): that counts
 io_uring's io-wq threads and iomark's, and stays meaningful on a shared machine, where whole-
@@ -48,6 +53,7 @@ CASES = {
     "64k-seqread-qd8": ("65536,100,100,0,0,1,0,0", "read", 100, "64k", 8, 1),
 }
 QD1_ONLY_PEERS = ("fio-psync", "fio-pvsync2")
+CEILING = "syscall-ceiling"
 
 
 def run_sampled(command, ramp, duration, stdout=subprocess.PIPE):
@@ -120,6 +126,15 @@ def run_fio(engine, target, case, ramp, duration, pin):
     lat_us = (job["read"]["lat_ns"]["mean"] * job["read"]["total_ios"] +
               job["write"]["lat_ns"]["mean"] * job["write"]["total_ios"]) / max(ios, 1) / 1e3
     return iops, cpu / iops * 1e6, lat_us
+
+
+def run_ceiling(ceiling, target, case, ramp, duration):
+    """iomark-syscall-ceiling on CPU 0 (where iomark's worker 1 runs): one syscall per I/O, nothing else."""
+    line = case[0].split(",")
+    command = ["taskset", "-c", worker_cpus(1), ceiling, target, line[0], line[2], str(ramp), str(duration)]
+    output, cpu = run_sampled(command, ramp, duration)
+    figures = json.loads(output)
+    return figures["iops"], cpu / figures["iops"] * 1e6, figures["avg_us"]
 
 
 def dynamo_plan(device, qd, ramp, duration):
@@ -214,6 +229,8 @@ def main():
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--iomark", help="the iomark controller that drives Dynamo")
     parser.add_argument("--dynamo", help="a Dynamo 1.1.0 binary; empty: no Dynamo column")
+    parser.add_argument("--ceiling", help="iomark-syscall-ceiling: the QD 1 cases also show one syscall per I/O and "
+                        "nothing else, on iomark's CPU, as the floor no tool can beat; empty: no ceiling row")
     parser.add_argument("--pin-peers", action="store_true",
                         help="pin fio's jobs and Dynamo to the CPUs iomark pins its workers to")
     args = parser.parse_args()
@@ -225,7 +242,7 @@ def main():
           f"{peers}", flush=True)
     if not args.dynamo:
         print("dynamo: skipped (no Dynamo binary: ../shared/tools/build-dynamo is missing)", flush=True)
-    header = f"{'case':<18} {'tool':<13} {'IOPS':>10} {'CPU-us/IO':>10} {'avg us':>8}"
+    header = f"{'case':<18} {'tool':<16} {'IOPS':>10} {'CPU-us/IO':>10} {'avg us':>8}"
     rows = []
     for name in args.cases.split(","):
         case = CASES[name]
@@ -239,6 +256,8 @@ def main():
         if not dynamo_skipped:
             tools["dynamo"] = lambda c: run_dynamo(args.iomark, args.dynamo, args.target, c, args.ramp, args.time,
                                                   args.pin_peers)
+        if args.ceiling and qd == 1 and case[5] == 1:
+            tools[CEILING] = lambda c: run_ceiling(args.ceiling, args.target, c, args.ramp, args.time)
         measured = {tool: [] for tool in tools}
         for _ in range(args.rounds):
             for tool, run in tools.items():
@@ -248,23 +267,31 @@ def main():
         print(f"\n{header}")
         for tool, (iops, cpu, lat) in medians.items():
             label = f"iomark({'/'.join(sorted(choices))})" if tool == "iomark" else tool
-            print(f"{name:<18} {label:<13} {iops:>10.0f} {cpu:>10.2f} {lat:>8.1f}")
+            print(f"{name:<18} {label:<16} {iops:>10.0f} {cpu:>10.2f} {lat:>8.1f}")
         if dynamo_skipped:
-            print(f"{name:<18} {'dynamo':<13} {'skipped':>10} ({dynamo_skipped})")
+            print(f"{name:<18} {'dynamo':<16} {'skipped':>10} ({dynamo_skipped})")
         ours = medians["iomark"]
         for other in (t for t in medians if t != "iomark"):
             theirs = medians[other]
+            if other == CEILING:
+                print(f"{'':<18} iomark/{other}: IOPS x{ours[0] / theirs[0]:.2f} (the ceiling is no peer: one syscall "
+                      f"per I/O and nothing else)")
+                continue
             print(f"{'':<18} iomark/{other}: IOPS x{ours[0] / theirs[0]:.2f}, CPU/IO x{ours[1] / theirs[1]:.2f}, "
                   f"latency x{ours[2] / theirs[2]:.2f}")
         rows.append((name, qd, medians, "/".join(sorted(choices))))
         sys.stdout.flush()
     print(f"\nsummary (iomark vs the best peer by IOPS; load average after: {os.getloadavg()[0]:.1f})")
     for name, qd, medians, engine in rows:
-        best = max((t for t in medians if t != "iomark"), key=lambda t: medians[t][0])
+        best = max((t for t in medians if t not in ("iomark", CEILING)), key=lambda t: medians[t][0])
         ours, theirs = medians["iomark"], medians[best]
+        ceiling = ""
+        if CEILING in medians:
+            ceiling = (f"  (ceiling: {medians[CEILING][0] / theirs[0]:.2f}x {best}, "
+                       f"iomark at {ours[0] / medians[CEILING][0]:.2f} of it)")
         print(f"  {name:<18} auto={engine:<10} vs {best:<12} IOPS x{ours[0] / theirs[0]:.2f}  "
               f"CPU/IO x{ours[1] / theirs[1]:.2f}  latency x{ours[2] / theirs[2]:.2f}  "
-              f"{verdict(name, ours, theirs, qd)}")
+              f"{verdict(name, ours, theirs, qd)}{ceiling}")
 
 
 if __name__ == "__main__":
