@@ -229,7 +229,6 @@ void Worker::issue_ready_slots(std::uint64_t now_ns) noexcept {
       }
       continue;
     }
-    state.issued_ns = now_ns;
     state.target = io.target;
     state.size_bytes = io.size_bytes;
     state.op = io.direction == workload::IoDirection::read ? engine::IoOp::read : engine::IoOp::write;
@@ -243,6 +242,10 @@ void Worker::issue_ready_slots(std::uint64_t now_ns) noexcept {
     batch_.push_back({*slot, io.target, state.op, io.offset_bytes, io.size_bytes, buffer});
   }
   if (batch_.empty()) return;
+  // Stamped after the planning, right before the system call, as Dynamo and fio stamp: the
+  // latency is the I/O's, not the worker's own bookkeeping.
+  const auto issued_at = clock_.now_ns();
+  for (const auto& request : batch_) slots_[request.tag].issued_ns = issued_at;
   const auto submitted = engine_->submit(batch_);
   for (std::size_t i = submitted.accepted; i < batch_.size(); ++i) {
     unclaim_blocks(slots_[batch_[i].tag]);
