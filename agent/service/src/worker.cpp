@@ -166,8 +166,10 @@ void Worker::stop() {
 }
 
 void Worker::run() noexcept {
+  // The time a reap returned is also the time the next round plans with: two stamps per round
+  // (completion and submission), which matters where each is a clock_gettime.
+  auto now = clock_.now_ns();
   while (!stop_requested_.load(std::memory_order_acquire) && !failure_) {
-    const auto now = clock_.now_ns();
     issue_ready_slots(now);
     publish_if_requested();
     if (failure_) break;
@@ -176,12 +178,14 @@ void Worker::run() noexcept {
     if (engine_->in_flight() == 0 && blocked_by_other_workers_) {
       // --verify: every block this worker drew is in flight in another worker; draw again soon.
       std::this_thread::yield();
+      now = clock_.now_ns();
       continue;
     }
     if (engine_->in_flight() == 0) {
       // Nothing to reap: only a burst delay can leave every slot idle. Sleep through it.
       const timespec pause{0, static_cast<long>(wait_ns)};
       ::nanosleep(&pause, nullptr);
+      now = clock_.now_ns();
       continue;
     }
     const auto reaped =
@@ -190,8 +194,8 @@ void Worker::run() noexcept {
       failure_ = failure_of(std::string(engine_->name()) + " reap failed", reaped.error, options_.name);
       break;
     }
-    const auto completed_at = clock_.now_ns();
-    for (std::size_t i = 0; i < reaped.count; ++i) complete(completions_[i], completed_at);
+    now = clock_.now_ns();
+    for (std::size_t i = 0; i < reaped.count; ++i) complete(completions_[i], now);
   }
   drain();
   if (window_end_ns_ == 0) window_end_ns_ = record_off_ns_.load(std::memory_order_acquire);
