@@ -13,8 +13,9 @@ then where a driver hands I/Os to a kernel thread (loop, ext4 on loop), or one v
 slower than another for a while, both sides get the same placement, and the ratios compare
 engines, not placements.
 
-The QD 1 cases also run bench/syscall_ceiling.cpp (--ceiling) on iomark's CPU: one pread or
-pwrite per I/O and nothing else, no timestamps and no statistics. It is no peer and never the
+The QD 1 read case also runs bench/syscall_ceiling.cpp (--ceiling) on iomark's CPU: one pread
+per I/O and nothing else, no timestamps and no statistics (reads only: a write's cost depends
+on where its data comes from, so no write loop is like for like). It is no peer and never the
 "best peer"; it shows how far above the kernel's own cost any tool can get on this target, and
 how much of it iomark leaves.
 
@@ -30,6 +31,7 @@ import io
 import json
 import os
 import re
+import stat
 import statistics
 import subprocess
 import sys
@@ -92,6 +94,11 @@ def all_row_figures(results, cpu, who):
     sys.exit(f"{who} wrote no ALL row")
 
 
+def is_block_device(path):
+    """A device node, not a file that merely lives under /dev (such as /dev/shm)."""
+    return stat.S_ISBLK(os.stat(path).st_mode)
+
+
 def run_iomark(agent, target, case, ramp, duration, choices):
     line, _, _, _, qd, workers = case
     with tempfile.TemporaryDirectory() as scratch:
@@ -99,7 +106,7 @@ def run_iomark(agent, target, case, ramp, duration, choices):
         command = [agent, "run-local", "--target", target, "--spec-line", line, "--qd", str(qd), "--workers",
                    str(workers), "--ramp", str(ramp), "--time", str(duration), "--data-pattern", "full-random",
                    "--results", results]
-        if target.startswith("/dev/"):
+        if is_block_device(target):
             command.append("--allow-destructive")  # a device this bench made and fills itself
         stdout, cpu = run_sampled(command, ramp, duration)
         chosen = re.search(r"^engine Worker 1: (\S+)", stdout, re.MULTILINE)
@@ -130,8 +137,7 @@ def run_fio(engine, target, case, ramp, duration, pin):
 
 def run_ceiling(ceiling, target, case, ramp, duration):
     """iomark-syscall-ceiling on CPU 0 (where iomark's worker 1 runs): one syscall per I/O, nothing else."""
-    line = case[0].split(",")
-    command = ["taskset", "-c", worker_cpus(1), ceiling, target, line[0], line[2], str(ramp), str(duration)]
+    command = ["taskset", "-c", worker_cpus(1), ceiling, target, case[0].split(",")[0], str(ramp), str(duration)]
     output, cpu = run_sampled(command, ramp, duration)
     figures = json.loads(output)
     return figures["iops"], cpu / figures["iops"] * 1e6, figures["avg_us"]
@@ -201,7 +207,7 @@ def dynamo_skip_reason(args, case):
         return "no Dynamo (../shared/tools/build-dynamo missing)"
     if case[0] != LINE_4K_READ:
         return "4 KiB random-read cases only"
-    if not args.target.startswith("/dev/"):
+    if not is_block_device(args.target):
         return "block devices only (Dynamo would need an iobw.tst of its own)"
     return None
 
@@ -229,8 +235,8 @@ def main():
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--iomark", help="the iomark controller that drives Dynamo")
     parser.add_argument("--dynamo", help="a Dynamo 1.1.0 binary; empty: no Dynamo column")
-    parser.add_argument("--ceiling", help="iomark-syscall-ceiling: the QD 1 cases also show one syscall per I/O and "
-                        "nothing else, on iomark's CPU, as the floor no tool can beat; empty: no ceiling row")
+    parser.add_argument("--ceiling", help="iomark-syscall-ceiling: the QD 1 read case also shows one pread per I/O "
+                        "and nothing else, on iomark's CPU, the most IOPS that allows; empty: no ceiling row")
     parser.add_argument("--pin-peers", action="store_true",
                         help="pin fio's jobs and Dynamo to the CPUs iomark pins its workers to")
     args = parser.parse_args()
@@ -256,7 +262,7 @@ def main():
         if not dynamo_skipped:
             tools["dynamo"] = lambda c: run_dynamo(args.iomark, args.dynamo, args.target, c, args.ramp, args.time,
                                                   args.pin_peers)
-        if args.ceiling and qd == 1 and case[5] == 1:
+        if args.ceiling and qd == 1 and case[5] == 1 and case[2] == 100:
             tools[CEILING] = lambda c: run_ceiling(args.ceiling, args.target, c, args.ramp, args.time)
         measured = {tool: [] for tool in tools}
         for _ in range(args.rounds):

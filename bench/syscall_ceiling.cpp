@@ -1,12 +1,13 @@
-// iomark-syscall-ceiling: the fastest a tool that makes one system call per I/O can go on this
-// target, for bench/engine-vs-fio's QD 1 cases. One pread or pwrite per I/O at a random aligned
-// offset, O_DIRECT, nothing else: no timestamps, no statistics, no queue. Any benchmark at
-// QD 1 pays this much; what a tool measures above it is the tool's own cost.
+// iomark-syscall-ceiling: the most random reads a tool that makes one system call per I/O can
+// do on this target, for bench/engine-vs-fio's QD 1 read case. One pread per I/O at a random
+// aligned offset, O_DIRECT, nothing else: no timestamps, no statistics, no queue. Any
+// benchmark at QD 1 pays this much; what a tool measures above it is the tool's own cost.
+// Reads only: a write's cost depends on where its data comes from (one hot buffer here, a
+// scrambled one in fio, a large random pattern in iomark), so no write loop is like for like.
 //
-//   iomark-syscall-ceiling TARGET BLOCK_BYTES READ_PERCENT RAMP_S MEASURE_S
+//   iomark-syscall-ceiling TARGET BLOCK_BYTES RAMP_S MEASURE_S
 // prints {"iops": N, "avg_us": M} for the measured seconds; at depth 1 the average latency is
-// the time per I/O. The target is written to when READ_PERCENT < 100: the bench only passes
-// targets it made itself.
+// the time per I/O. The target is opened read-only.
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
@@ -38,20 +39,19 @@ int fail(const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 6) {
-    std::fprintf(stderr, "usage: %s TARGET BLOCK_BYTES READ_PERCENT RAMP_S MEASURE_S\n", argv[0]);
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: %s TARGET BLOCK_BYTES RAMP_S MEASURE_S\n", argv[0]);
     return 2;
   }
   const std::string target = argv[1];
   const std::uint64_t block = std::strtoull(argv[2], nullptr, 10);
-  const std::uint64_t read_percent = std::strtoull(argv[3], nullptr, 10);
-  const auto ramp = std::chrono::seconds(std::atoi(argv[4]));
-  const auto measure = std::chrono::seconds(std::atoi(argv[5]));
-  if (block == 0 || block % 512 != 0 || read_percent > 100 || measure.count() <= 0) {
+  const auto ramp = std::chrono::seconds(std::atoi(argv[3]));
+  const auto measure = std::chrono::seconds(std::atoi(argv[4]));
+  if (block == 0 || block % 512 != 0 || measure.count() <= 0) {
     std::fprintf(stderr, "iomark-syscall-ceiling: bad arguments\n");
     return 2;
   }
-  const int fd = ::open(target.c_str(), (read_percent == 100 ? O_RDONLY : O_RDWR) | O_DIRECT);
+  const int fd = ::open(target.c_str(), O_RDONLY | O_DIRECT);
   if (fd < 0) return fail("cannot open " + target);
   std::uint64_t size = 0;
   struct stat status {};
@@ -70,7 +70,6 @@ int main(int argc, char** argv) {
   if (::posix_memalign(&memory, 4096, block) != 0) return fail("cannot allocate the buffer");
   const std::unique_ptr<void, decltype(&std::free)> buffer(memory, &std::free);
   std::uint64_t state = 0x9E3779B97F4A7C15ULL;
-  for (std::uint64_t i = 0; i < block / 8; ++i) static_cast<std::uint64_t*>(memory)[i] = xorshift(state);
 
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -80,9 +79,7 @@ int main(int argc, char** argv) {
   for (;;) {
     for (int i = 0; i < 256; ++i) {
       const auto offset = static_cast<off_t>(xorshift(state) % blocks * block);
-      const bool read = xorshift(state) % 100 < read_percent;
-      const auto moved = read ? ::pread(fd, memory, block, offset) : ::pwrite(fd, memory, block, offset);
-      if (moved != static_cast<ssize_t>(block)) return fail(std::string(read ? "read" : "write") + " failed");
+      if (::pread(fd, memory, block, offset) != static_cast<ssize_t>(block)) return fail("a read failed");
     }
     const auto now = Clock::now();
     if (!measuring) {
