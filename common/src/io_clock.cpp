@@ -1,16 +1,14 @@
 #include "iomark/common/io_clock.hpp"
 
-#include <time.h>
-
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
 
 namespace iomark {
 
-std::uint64_t monotonic_now_ns() noexcept {
+std::uint64_t clock_now_ns(clockid_t clock) noexcept {
   timespec now{};
-  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  ::clock_gettime(clock, &now);
   return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ULL + static_cast<std::uint64_t>(now.tv_nsec);
 }
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "iomark/common/cpu_affinity.hpp"
+#include "iomark/common/io_clock.hpp"
 #include "iomark/engine/buffer_pool.hpp"
 #include "iomark/engine/calibration.hpp"
 
@@ -21,12 +22,6 @@ namespace iomark::engine {
 namespace {
 
 constexpr Nanoseconds kReadTimeout = std::chrono::seconds(10);
-
-std::uint64_t now_ns(clockid_t clock) {
-  timespec now{};
-  ::clock_gettime(clock, &now);
-  return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ULL + static_cast<std::uint64_t>(now.tv_nsec);
-}
 
 // xorshift64: cheap, and any spread of offsets will do for choosing an engine.
 std::uint64_t next_random(std::uint64_t& state) {
@@ -97,7 +92,7 @@ EngineTrial run_trial(EngineKind kind, RingSetup setup, const TrialTarget& targe
   std::size_t free_count = options.queue_depth;
   std::uint64_t random_state = 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint64_t>(target.fd);
 
-  const auto start_ns = now_ns(CLOCK_MONOTONIC);
+  const auto start_ns = monotonic_now_ns();
   const auto measure_from_ns = start_ns + static_cast<std::uint64_t>(Nanoseconds(options.warm_up).count());
   const auto measure_until_ns = measure_from_ns + static_cast<std::uint64_t>(Nanoseconds(options.measured).count());
   bool measuring = false;
@@ -127,15 +122,15 @@ EngineTrial run_trial(EngineKind kind, RingSetup setup, const TrialTarget& targe
       }
       free_slots[free_count++] = static_cast<std::uint32_t>(done[i].tag);
     }
-    const auto now = now_ns(CLOCK_MONOTONIC);
+    const auto now = monotonic_now_ns();
     if (measuring) reads += reaped.count;
     if (!measuring && now >= measure_from_ns) {
       measuring = true;
       wall_from_ns = now;
-      cpu_from_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+      cpu_from_ns = clock_now_ns(CLOCK_PROCESS_CPUTIME_ID);
       waited_from_ns = run_queue_wait_ns();
     } else if (measuring && now >= measure_until_ns) {
-      const auto cpu_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu_from_ns;
+      const auto cpu_ns = clock_now_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu_from_ns;
       EngineTrial trial;
       trial.kind = kind;
       trial.setup = setup;

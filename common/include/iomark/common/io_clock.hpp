@@ -7,6 +7,8 @@
 // fio stamp their I/Os with the TSC for the same reason.
 #pragma once
 
+#include <time.h>
+
 #include <cstdint>
 #include <limits>
 
@@ -16,9 +18,12 @@
 
 namespace iomark {
 
+// `clock` (clock_gettime) in nanoseconds.
+[[nodiscard]] std::uint64_t clock_now_ns(clockid_t clock) noexcept;
+
 // CLOCK_MONOTONIC in nanoseconds, from clock_gettime: what every thread that is not a worker
 // stamping its own I/Os uses (start and stop of recording, deadlines).
-[[nodiscard]] std::uint64_t monotonic_now_ns() noexcept;
+[[nodiscard]] inline std::uint64_t monotonic_now_ns() noexcept { return clock_now_ns(CLOCK_MONOTONIC); }
 
 // Whether this CPU's time-stamp counter runs at a constant rate through frequency changes and
 // idle states (x86 "invariant TSC"). False on other architectures.
