@@ -85,7 +85,6 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
       winner = trial;
     }
   }
-  const std::string tolerance = std::to_string(static_cast<int>(kIopsTolerance * 100 + 0.5)) + "%";
   if (queue_depth == 1 && winner->kind != EngineKind::sync) {
     const auto sync = std::find_if(trials.begin(), trials.end(), [](const EngineTrial& trial) {
       return trial.kind == EngineKind::sync && trial.ran && trial.reads > 0;
@@ -99,6 +98,7 @@ EngineDecision choose_measured_engine(std::span<const EngineTrial> trials, std::
     }
   }
   std::string reason = candidate_name(winner->kind, winner->setup) + depth + ": " + describe_trial(*winner);
+  const std::string tolerance = std::to_string(static_cast<int>(kIopsTolerance * 100 + 0.5)) + "%";
   char allowance[16];
   std::snprintf(allowance, sizeof allowance, "%.3gx", kCpuAllowance);
   reason += winner->iops < best_iops
