@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -31,8 +32,8 @@ std::uint64_t xorshift(std::uint64_t& state) {
   return state;
 }
 
-int fail(const std::string& what) {
-  std::fprintf(stderr, "iomark-syscall-ceiling: %s: %s\n", what.c_str(), std::strerror(errno));
+int fail(const std::string& what, int error_number) {
+  std::fprintf(stderr, "iomark-syscall-ceiling: %s: %s\n", what.c_str(), std::strerror(error_number));
   return 1;
 }
 
@@ -52,12 +53,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int fd = ::open(target.c_str(), O_RDONLY | O_DIRECT);
-  if (fd < 0) return fail("cannot open " + target);
+  if (fd < 0) return fail("cannot open " + target, errno);
   std::uint64_t size = 0;
   struct stat status {};
-  if (::fstat(fd, &status) != 0) return fail("cannot stat " + target);
+  if (::fstat(fd, &status) != 0) return fail("cannot stat " + target, errno);
   if (S_ISBLK(status.st_mode)) {
-    if (::ioctl(fd, BLKGETSIZE64, &size) != 0) return fail("cannot size " + target);
+    if (::ioctl(fd, BLKGETSIZE64, &size) != 0) return fail("cannot size " + target, errno);
   } else {
     size = static_cast<std::uint64_t>(status.st_size);
   }
@@ -67,19 +68,26 @@ int main(int argc, char** argv) {
     return 1;
   }
   void* memory = nullptr;
-  if (::posix_memalign(&memory, 4096, block) != 0) return fail("cannot allocate the buffer");
+  if (const int error_number = ::posix_memalign(&memory, 4096, block); error_number != 0) {
+    return fail("cannot allocate the buffer", error_number);
+  }
   const std::unique_ptr<void, decltype(&std::free)> buffer(memory, &std::free);
   std::uint64_t state = 0x9E3779B97F4A7C15ULL;
 
   using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  auto measured_from = start + ramp;
+  auto measured_from = Clock::now() + ramp;
   std::uint64_t done = 0;
   bool measuring = ramp.count() == 0;
   for (;;) {
     for (int i = 0; i < 256; ++i) {
       const auto offset = static_cast<off_t>(xorshift(state) % blocks * block);
-      if (::pread(fd, memory, block, offset) != static_cast<ssize_t>(block)) return fail("a read failed");
+      const auto moved = ::pread(fd, memory, block, offset);
+      if (moved < 0) return fail("a read at " + std::to_string(offset) + " failed", errno);
+      if (moved != static_cast<ssize_t>(block)) {
+        std::fprintf(stderr, "iomark-syscall-ceiling: a read at %lld returned %zd of %llu bytes\n",
+                     static_cast<long long>(offset), moved, static_cast<unsigned long long>(block));
+        return 1;
+      }
     }
     const auto now = Clock::now();
     if (!measuring) {
