@@ -63,7 +63,9 @@ def run_fio(target, engine, ramp, duration, verify):
                "--rwmixread=70", "--bs=4k", f"--iodepth={QD}", "--thread", "--time_based", f"--runtime={duration}",
                f"--ramp_time={ramp}", "--randrepeat=0", "--output-format=json"]
     if verify:
-        command += ["--verify=crc32c", "--verify_backlog=1024", "--verify_fatal=1"]
+        # Without verify_state_save=0 fio leaves a local-bench-0-verify.state in whatever directory
+        # the bench was started from.
+        command += ["--verify=crc32c", "--verify_backlog=1024", "--verify_fatal=1", "--verify_state_save=0"]
     else:
         command += ["--norandommap"]
     output, cpu = run_sampled(command, ramp, duration)
