@@ -18,7 +18,7 @@ std::size_t CompletionRing::pop_into(std::span<IoCompletion> out) noexcept {
   const std::size_t n = out.size() < count_ ? out.size() : count_;
   for (std::size_t i = 0; i < n; ++i) {
     out[i] = slots_[head_];
-    head_ = (head_ + 1) % slots_.size();
+    if (++head_ == slots_.size()) head_ = 0;
   }
   count_ -= n;
   return n;

@@ -22,7 +22,10 @@ class CompletionRing {
   // False when full, which the callers' queue-depth accounting rules out.
   bool push(IoCompletion completion) noexcept {
     if (count_ == slots_.size()) return false;
-    slots_[(head_ + count_) % slots_.size()] = completion;
+    // A compare, not a modulo: the ring's size is not a constant, and a division per I/O shows.
+    std::size_t tail = head_ + count_;
+    if (tail >= slots_.size()) tail -= slots_.size();
+    slots_[tail] = completion;
     ++count_;
     return true;
   }

@@ -175,13 +175,14 @@ void Worker::run() noexcept {
     if (failure_) break;
     std::uint64_t wait_ns = kControlPollNs;
     if (held_slot_) wait_ns = std::min(wait_ns, resume_at_ns_ > now ? resume_at_ns_ - now : 0);
-    if (engine_->in_flight() == 0 && blocked_by_other_workers_) {
+    const bool idle = engine_->in_flight() == 0;
+    if (idle && blocked_by_other_workers_) {
       // --verify: every block this worker drew is in flight in another worker; draw again soon.
       std::this_thread::yield();
       now = clock_.now_ns();
       continue;
     }
-    if (engine_->in_flight() == 0) {
+    if (idle) {
       // Nothing to reap: only a burst delay can leave every slot idle. Sleep through it.
       const timespec pause{0, static_cast<long>(wait_ns)};
       ::nanosleep(&pause, nullptr);

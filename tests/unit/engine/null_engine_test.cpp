@@ -95,6 +95,26 @@ TEST(NullEngine, CompletionsComeOutInSubmissionOrderThroughAnyWindow) {
   for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(order[i], 100 + i);
 }
 
+TEST(NullEngine, CompletionsKeepSubmissionOrderAcrossTheRingsWrap) {
+  // Depth 4, submitting in threes and reaping in twos: head and tail both wrap many times.
+  auto engine = prepared_null(4);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->register_targets(std::array{0}));
+  std::uint64_t next_tag = 0;
+  std::vector<std::uint64_t> order;
+  std::array<IoCompletion, 2> window{};
+  for (int round = 0; round < 20; ++round) {
+    std::vector<IoRequest> requests(4 - engine->in_flight(), IoRequest{0, 0, IoOp::read, 0, 512, nullptr});
+    if (requests.size() > 3) requests.resize(3);
+    for (auto& request : requests) request.tag = next_tag++;
+    ASSERT_EQ(engine->submit(requests).accepted, requests.size());
+    const ReapResult reaped = engine->reap(window, 1, Nanoseconds::zero());
+    for (std::size_t i = 0; i < reaped.count; ++i) order.push_back(window[i].tag);
+  }
+  ASSERT_GT(order.size(), 30U);
+  for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(order[i], i);
+}
+
 TEST(NullEngine, UnregisteredTargetCompletesWithEbadf) {
   auto engine = prepared_null(2);
   ASSERT_NE(engine, nullptr);
