@@ -57,9 +57,21 @@ CASES = {
 QD1_ONLY_PEERS = ("fio-psync", "fio-pvsync2")
 CEILING = "syscall-ceiling"
 
+# --profile: perf's cpu-clock (the one event a virtual machine always has) at a rate off the
+# kernel's tick, so that the samples do not beat with it.
+PERF_FREQUENCY = 997
+# Where a kernel sample's time goes, by symbol: the driver or file system under the target; the
+# system call's way in and out of the kernel, with the interrupts delivered on that way (a
+# paravirtual guest takes them in pvm_irq_enable); everything else (block layer, VFS).
+TARGET_CODE = re.compile(r"^(zram_|zs_|zcomp|lzo|lz4|zstd|copy_page|obj_|loop_|lo_|ext4_|iomap_|jbd2)")
+KERNEL_CROSSING = re.compile(r"^(pvm_|__raw_callee_save_pvm|entry_|syscall_|do_syscall|__x64_sys_|exit_to_user|"
+                             r"irqentry_|asm_|sysvec_|__sysvec_|irq_exit|__irq_exit)")
+PROFILE_PARTS = ("driver/fs", "syscall in/out + irq", "rest of kernel", "C library", "tool's code", "off CPU")
 
-def run_sampled(command, ramp, duration, stdout=subprocess.PIPE):
-    """Runs command; returns (stdout, the process's CPU seconds per second inside the window)."""
+
+def run_sampled(command, ramp, duration, stdout=subprocess.PIPE, perf_data=None):
+    """Runs command; returns (stdout, the process's CPU seconds per second inside the window).
+    With perf_data, `perf record` samples the process's threads through the same window."""
     process = subprocess.Popen(command, stdout=stdout, stderr=subprocess.PIPE, text=True)
     samples = {}
 
@@ -67,7 +79,17 @@ def run_sampled(command, ramp, duration, stdout=subprocess.PIPE):
         try:
             time.sleep(ramp + 1)
             samples["start"] = (time.monotonic(), cpu_seconds(process.pid))
-            time.sleep(max(duration - 2, 1))
+            window = max(duration - 2, 1)
+            if perf_data:
+                # perf takes a while to attach and to write its data: a second of the window for it.
+                window = max(duration - 3, 1)
+                # The tool's own process only: a run-local's calibration trials and start-up, and
+                # other processes, stay out of the profile.
+                subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(PERF_FREQUENCY), "-p",
+                                str(process.pid), "-o", perf_data, "--", "sleep", str(window)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            else:
+                time.sleep(window)
             samples["end"] = (time.monotonic(), cpu_seconds(process.pid))
         except (FileNotFoundError, ProcessLookupError):
             pass
@@ -99,7 +121,7 @@ def is_block_device(path):
     return stat.S_ISBLK(os.stat(path).st_mode)
 
 
-def run_iomark(agent, target, case, ramp, duration, choices):
+def run_iomark(agent, target, case, ramp, duration, choices, perf_data=None):
     line, _, _, _, qd, workers = case
     with tempfile.TemporaryDirectory() as scratch:
         results = os.path.join(scratch, "results.csv")
@@ -108,7 +130,7 @@ def run_iomark(agent, target, case, ramp, duration, choices):
                    "--results", results]
         if is_block_device(target):
             command.append("--allow-destructive")  # a device this bench made and fills itself
-        stdout, cpu = run_sampled(command, ramp, duration)
+        stdout, cpu = run_sampled(command, ramp, duration, perf_data=perf_data)
         chosen = re.search(r"^engine Worker 1: (\S+)", stdout, re.MULTILINE)
         choices.add(chosen.group(1) if chosen else "?")
         return all_row_figures(results, cpu, "iomark")
@@ -119,14 +141,14 @@ def worker_cpus(workers):
     return f"0-{workers - 1}" if workers > 1 else "0"
 
 
-def run_fio(engine, target, case, ramp, duration, pin):
+def run_fio(engine, target, case, ramp, duration, pin, perf_data=None):
     _, rw, mix, bs, qd, workers = case
     pinning = [f"--cpus_allowed={worker_cpus(workers)}", "--cpus_allowed_policy=split"] if pin else []
     command = ["fio", *pinning, "--name=bench", f"--filename={target}", f"--ioengine={engine}", "--direct=1", f"--rw={rw}",
                f"--rwmixread={mix}", f"--bs={bs}", f"--iodepth={qd}", f"--numjobs={workers}", "--thread",
                "--group_reporting", "--time_based", f"--runtime={duration}", f"--ramp_time={ramp}",
                "--norandommap", "--randrepeat=0", "--output-format=json"]
-    output, cpu = run_sampled(command, ramp, duration)
+    output, cpu = run_sampled(command, ramp, duration, perf_data=perf_data)
     job = json.loads(output[output.index("{"):])["jobs"][0]
     iops = job["read"]["iops"] + job["write"]["iops"]
     ios = job["read"]["total_ios"] + job["write"]["total_ios"]
@@ -135,12 +157,54 @@ def run_fio(engine, target, case, ramp, duration, pin):
     return iops, cpu / iops * 1e6, lat_us
 
 
-def run_ceiling(ceiling, target, case, ramp, duration):
+def run_ceiling(ceiling, target, case, ramp, duration, perf_data=None):
     """iomark-syscall-ceiling on CPU 0 (where iomark's worker 1 runs): one syscall per I/O, nothing else."""
     command = ["taskset", "-c", worker_cpus(1), ceiling, target, case[0].split(",")[0], str(ramp), str(duration)]
-    output, cpu = run_sampled(command, ramp, duration)
+    output, cpu = run_sampled(command, ramp, duration, perf_data=perf_data)
     figures = json.loads(output)
     return figures["iops"], cpu / figures["iops"] * 1e6, figures["avg_us"]
+
+
+def time_per_io(perf_data, figures):
+    """Splits one profiled run's time per I/O (us; QD 1, one worker: 1/IOPS) by where perf's
+    samples fell, in the shares of the process's CPU per I/O; what is left is time off the CPU
+    (waiting for a device or a kernel thread)."""
+    iops, cpu_us, _ = figures
+    report = subprocess.run(["perf", "report", "-i", perf_data, "--no-children", "--sort", "dso,sym", "-q",
+                             "--percent-limit", "0", "-t", "\t"], capture_output=True, text=True, check=True).stdout
+    parts = dict.fromkeys(PROFILE_PARTS, 0.0)
+    for line in report.splitlines():
+        fields = [field.strip() for field in line.split("\t")]
+        if len(fields) != 3 or not fields[0].endswith("%"):
+            continue
+        share, dso, symbol = float(fields[0][:-1]) / 100, fields[1], fields[2]
+        name = symbol[4:]
+        if symbol.startswith("[k]"):
+            part = ("driver/fs" if TARGET_CODE.match(name) else
+                    "syscall in/out + irq" if KERNEL_CROSSING.match(name) else "rest of kernel")
+        else:
+            part = "C library" if dso.startswith("libc.") else "tool's code"
+        parts[part] += share * cpu_us
+    parts["off CPU"] = max(1e6 / iops - cpu_us, 0.0)
+    return 1e6 / iops, parts
+
+
+def profile_case(name, case, profiled):
+    """Runs each of `profiled` (tool -> runner taking perf_data) once more under perf and prints the split."""
+    print(f"\n{name}: where the time per I/O goes (us; one more run each, perf -e cpu-clock -F {PERF_FREQUENCY} "
+          "on the tool's process inside the window; samples taken on the way back from a system call land in "
+          "the C library's wrapper)")
+    print(f"{'tool':<16} {'per I/O':>8} " + " ".join(f"{part:>{len(part)}}" for part in PROFILE_PARTS))
+    with tempfile.TemporaryDirectory() as scratch:
+        for tool, run in profiled.items():
+            perf_data = os.path.join(scratch, "perf.data")
+            figures = run(case, perf_data)
+            if not os.path.exists(perf_data):
+                print(f"{tool:<16} perf recorded nothing (perf record -p failed)")
+                continue
+            total, parts = time_per_io(perf_data, figures)
+            print(f"{tool:<16} {total:>8.2f} " + " ".join(f"{parts[part]:>{len(part)}.2f}" for part in PROFILE_PARTS))
+            os.remove(perf_data)
 
 
 def dynamo_plan(device, qd, ramp, duration):
@@ -239,6 +303,9 @@ def main():
                         "and nothing else, on iomark's CPU, the most IOPS that allows; empty: no ceiling row")
     parser.add_argument("--pin-peers", action="store_true",
                         help="pin fio's jobs and Dynamo to the CPUs iomark pins its workers to")
+    parser.add_argument("--profile", action="store_true",
+                        help="QD 1 cases: one more run of iomark, the best fio peer and the ceiling under perf, "
+                        "printing where each one's time per I/O goes")
     args = parser.parse_args()
     fio_version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
     peers = "pinned to the CPUs of iomark's workers" if args.pin_peers else "unpinned"
@@ -254,16 +321,17 @@ def main():
         case = CASES[name]
         qd = case[4]
         choices = set()
-        tools = {"iomark": lambda c: run_iomark(args.agent, args.target, c, args.ramp, args.time, choices)}
+        tools = {"iomark": lambda c, p=None: run_iomark(args.agent, args.target, c, args.ramp, args.time, choices, p)}
         for engine in ("psync", "pvsync2", "libaio", "io_uring"):
             if qd == 1 or f"fio-{engine}" not in QD1_ONLY_PEERS:
-                tools[f"fio-{engine}"] = lambda c, e=engine: run_fio(e, args.target, c, args.ramp, args.time, args.pin_peers)
+                tools[f"fio-{engine}"] = lambda c, p=None, e=engine: run_fio(e, args.target, c, args.ramp, args.time,
+                                                                             args.pin_peers, p)
         dynamo_skipped = dynamo_skip_reason(args, case)
         if not dynamo_skipped:
             tools["dynamo"] = lambda c: run_dynamo(args.iomark, args.dynamo, args.target, c, args.ramp, args.time,
                                                   args.pin_peers)
         if args.ceiling and qd == 1 and case[5] == 1 and case[2] == 100:
-            tools[CEILING] = lambda c: run_ceiling(args.ceiling, args.target, c, args.ramp, args.time)
+            tools[CEILING] = lambda c, p=None: run_ceiling(args.ceiling, args.target, c, args.ramp, args.time, p)
         measured = {tool: [] for tool in tools}
         for _ in range(args.rounds):
             for tool, run in tools.items():
@@ -286,6 +354,9 @@ def main():
             print(f"{'':<18} iomark/{other}: IOPS x{ours[0] / theirs[0]:.2f}, CPU/IO x{ours[1] / theirs[1]:.2f}, "
                   f"latency x{ours[2] / theirs[2]:.2f}")
         rows.append((name, qd, medians, "/".join(sorted(choices))))
+        if args.profile and qd == 1 and case[5] == 1:
+            best_fio = max((t for t in medians if t.startswith("fio-")), key=lambda t: medians[t][0])
+            profile_case(name, case, {tool: tools[tool] for tool in ("iomark", best_fio, CEILING) if tool in tools})
         sys.stdout.flush()
     print(f"\nsummary (iomark vs the best peer by IOPS; load average after: {os.getloadavg()[0]:.1f})")
     for name, qd, medians, engine in rows:
