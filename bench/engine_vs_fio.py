@@ -315,7 +315,7 @@ def main():
           f"{peers}", flush=True)
     if not args.dynamo:
         print("dynamo: skipped (no Dynamo binary: ../shared/tools/build-dynamo is missing)", flush=True)
-    header = f"{'case':<18} {'tool':<16} {'IOPS':>10} {'CPU-us/IO':>10} {'avg us':>8}"
+    header = f"{'case':<18} {'tool':<22} {'IOPS':>10} {'CPU-us/IO':>10} {'avg us':>8}"
     rows = []
     for name in args.cases.split(","):
         case = CASES[name]
@@ -341,9 +341,9 @@ def main():
         print(f"\n{header}")
         for tool, (iops, cpu, lat) in medians.items():
             label = f"iomark({'/'.join(sorted(choices))})" if tool == "iomark" else tool
-            print(f"{name:<18} {label:<16} {iops:>10.0f} {cpu:>10.2f} {lat:>8.1f}")
+            print(f"{name:<18} {label:<22} {iops:>10.0f} {cpu:>10.2f} {lat:>8.1f}")
         if dynamo_skipped:
-            print(f"{name:<18} {'dynamo':<16} {'skipped':>10} ({dynamo_skipped})")
+            print(f"{name:<18} {'dynamo':<22} {'skipped':>10} ({dynamo_skipped})")
         ours = medians["iomark"]
         for other in (t for t in medians if t != "iomark"):
             theirs = medians[other]
