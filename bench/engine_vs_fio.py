@@ -60,10 +60,12 @@ CEILING = "syscall-ceiling"
 # --profile: perf's cpu-clock (the one event a virtual machine always has) at a rate off the
 # kernel's tick, so that the samples do not beat with it.
 PERF_FREQUENCY = 997
-# Where a kernel sample's time goes, by symbol: the driver or file system under the target; the
-# system call's way in and out of the kernel, with the interrupts delivered on that way (a
-# paravirtual guest takes them in pvm_irq_enable); everything else (block layer, VFS).
-TARGET_CODE = re.compile(r"^(zram_|zs_|zcomp|lzo|lz4|zstd|copy_page|obj_|loop_|lo_|ext4_|iomap_|jbd2|shmem_)")
+# Where a kernel sample's time goes, by symbol: the driver or file system under the target (for
+# a tmpfs file, its page cache and the copy out of it); the system call's way in and out of the
+# kernel, with the interrupts delivered on that way (a paravirtual guest takes them in
+# pvm_irq_enable); everything else (block layer, VFS).
+TARGET_CODE = re.compile(r"^(zram_|zs_|zcomp|lzo|lz4|zstd|copy_page|obj_|loop_|lo_|ext4_|iomap_|jbd2|shmem_|"
+                         r"filemap_|xas_|_copy_to_iter|_copy_from_iter)")
 KERNEL_CROSSING = re.compile(r"^(pvm_|__raw_callee_save_pvm|entry_|syscall_|do_syscall|__x64_sys_|exit_to_user|"
                              r"irqentry_|asm_|sysvec_|__sysvec_|irq_exit|__irq_exit)")
 PROFILE_PARTS = ("driver/fs", "syscall in/out + irq", "rest of kernel", "C library", "tool's code", "off CPU")
