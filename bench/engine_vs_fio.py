@@ -81,15 +81,17 @@ def run_sampled(command, ramp, duration, stdout=subprocess.PIPE, perf_data=None)
         try:
             time.sleep(ramp + 1)
             samples["start"] = (time.monotonic(), cpu_seconds(process.pid))
-            window = max(duration - 2, 1)
+            # perf takes a while to attach and to write its data: a second of the window for it.
+            window = max(duration - (3 if perf_data else 2), 1)
             if perf_data:
-                # perf takes a while to attach and to write its data: a second of the window for it.
-                window = max(duration - 3, 1)
                 # The tool's own process only: a run-local's calibration trials and start-up, and
                 # other processes, stay out of the profile.
-                subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(PERF_FREQUENCY), "-p",
-                                str(process.pid), "-o", perf_data, "--", "sleep", str(window)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                recorded = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(PERF_FREQUENCY),
+                                           "-p", str(process.pid), "-o", perf_data, "--", "sleep", str(window)],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                if recorded.returncode != 0:
+                    print(f"[bench] perf record -p {process.pid} failed ({recorded.returncode}): "
+                          f"{recorded.stderr.strip()[-500:]}", file=sys.stderr, flush=True)
             else:
                 time.sleep(window)
             samples["end"] = (time.monotonic(), cpu_seconds(process.pid))
@@ -202,7 +204,7 @@ def profile_case(name, case, profiled):
             perf_data = os.path.join(scratch, "perf.data")
             figures = run(case, perf_data)
             if not os.path.exists(perf_data):
-                print(f"{tool:<16} perf recorded nothing (perf record -p failed)")
+                print(f"{tool:<16} perf recorded nothing (its error is on stderr)")
                 continue
             total, parts = time_per_io(perf_data, figures)
             print(f"{tool:<16} {total:>8.2f} " + " ".join(f"{parts[part]:>{len(part)}.2f}" for part in PROFILE_PARTS))
