@@ -1,4 +1,4 @@
-"""iomark's data-reduction patterns against fio's on zram (bench/data-reduction, issue 12).
+"""iomark's data-reduction patterns against fio's on zram (bench/data-reduction).
 
 4 KiB random writes at QD 32 on a zram device made fresh for every run: iomark-agent run-local
 with compress:2, repeating and full-random, and fio with buffer_compress_percentage=50 (fio's

@@ -1,4 +1,4 @@
-"""A report of many runs x managers (issue 13): an IOmeter 1.1.0 results.csv of RUNS runs on
+"""A report of many runs x managers: an IOmeter 1.1.0 results.csv of RUNS runs on
 MANAGERS managers is made from the rows of a fixture, `iomark report` turns it into HTML, and
 headless chromium loads it and takes a screenshot (layout and paint of every chart), ROUNDS
 times, as it does an empty page. Prints the times (the best counts: the machine's other load

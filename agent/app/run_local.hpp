@@ -1,5 +1,5 @@
 // `iomark-agent run-local`: one run on this host without a controller, so the engine can be
-// measured and used alone (issue 3).
+// measured and used alone.
 #pragma once
 
 #include <string>

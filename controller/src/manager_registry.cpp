@@ -16,7 +16,7 @@ constexpr auto kLoginPoll = std::chrono::milliseconds(200);
 // How often it looks for the inventories of agents that logged in and have not sent it yet.
 constexpr auto kInventoryPoll = std::chrono::milliseconds(5);
 // A fleet this large may log in at once without one agent being refused or dropped for load
-// (issue 14's login storm); the listener holds this many sessions in the handshake and
+// (a login storm); the listener holds this many sessions in the handshake and
 // established ones waiting for the login thread.
 constexpr std::size_t kLoginStorm = 1024;
 

@@ -121,8 +121,8 @@ std::optional<std::size_t> plan_manager_named(const std::vector<Manager>& manage
   return std::nullopt;
 }
 
-// The pair a network worker's target makes (iometer-spec §1.7): the server on the worker's
-// manager, the client on the manager owning the target interface.
+// The pair a network worker's target makes (docs/iometer-reference.md#icf-manager-list): the server
+// on the worker's manager, the client on the manager owning the target interface.
 Result<PairRequest> network_pair_of(const TestPlan& plan, std::size_t server_plan_manager, const Worker& worker,
                                     const access_specs::Target& target, const std::vector<std::size_t>& mapping,
                                     const std::vector<ManagerLink*>& links, std::uint64_t& salt,

@@ -1,5 +1,5 @@
-// The literals of the .icf format (iometer-spec §1.3-§1.7), shared by the reader and the
-// writer so that both spell every key the same way. Keys keep their leading apostrophe.
+// The literals of the .icf format (docs/iometer-reference.md#icf-sections), shared by the reader
+// and the writer so that both spell every key the same way. Keys keep their leading apostrophe.
 #pragma once
 
 #include <array>
@@ -31,7 +31,7 @@ inline constexpr std::string_view kManagerListTag = "'MANAGER LIST";
 
 // iomark's own section (docs/icf-compatibility.md, "iomark extensions"): IOmeter 1.1.0 looks
 // only for its four tags and ignores unknown sections and the text between sections
-// (iometer-spec §1.1), so it loads the file as if the section were not there.
+// (docs/iometer-reference.md#icf-lexical), so it loads the file as if the section were not there.
 inline constexpr std::string_view kIomarkExtensionsHeader =
     "'IOMARK EXTENSIONS =============================================================";
 inline constexpr std::string_view kIomarkExtensionsTag = "'IOMARK EXTENSIONS";

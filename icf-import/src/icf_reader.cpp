@@ -49,7 +49,7 @@ std::string_view end_marker(SectionKind kind) {
   return {};
 }
 
-// iometer-spec §1.2: dates compare as yyyymmdd, x.y.z as x*10^10 + y*10^5 + z.
+// docs/iometer-reference.md#icf-version: dates compare as yyyymmdd, x.y.z as x*10^10 + y*10^5 + z.
 std::uint64_t version_number(std::uint64_t major, std::uint64_t middle, std::uint64_t minor) {
   // The OLTP sample shipped with 1998.01.05 says "3.26.97". IOmeter maps it to that release;
   // 1.1.0's x.y.z formula made its special case unreachable (it computes 30002600097). We

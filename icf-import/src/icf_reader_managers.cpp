@@ -1,5 +1,5 @@
-// MANAGER LIST (iometer-spec §1.7): managers, their workers, each worker's default target
-// settings, assigned access specs and targets.
+// MANAGER LIST (docs/iometer-reference.md#icf-manager-list): managers, their workers, each worker's
+// default target settings, assigned access specs and targets.
 #include <array>
 #include <string>
 

@@ -1,4 +1,4 @@
-// TEST SETUP (iometer-spec §1.4) and RESULTS DISPLAY (§1.5).
+// TEST SETUP (docs/iometer-reference.md#icf-test-setup) and RESULTS DISPLAY (§1.5).
 #include <algorithm>
 #include <charconv>
 #include <limits>

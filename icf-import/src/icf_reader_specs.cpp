@@ -1,5 +1,5 @@
-// ACCESS SPECIFICATIONS (iometer-spec §1.6): the named 8-column format and the unnamed
-// 6-column format of files older than 1998.05.21.
+// ACCESS SPECIFICATIONS (docs/iometer-reference.md#icf-access-specs): the named 8-column format and
+// the unnamed 6-column format of files older than 1998.05.21.
 #include <array>
 #include <charconv>
 #include <limits>

@@ -1,5 +1,5 @@
-// Lexical layer of the .icf reader (iometer-spec §1.1): line splitting and the integer and
-// token scanners IOmeter's ICF_ifstream uses. Internal to iomark::icf.
+// Lexical layer of the .icf reader (docs/iometer-reference.md#icf-lexical): line splitting and the
+// integer and token scanners IOmeter's ICF_ifstream uses. Internal to iomark::icf.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// write_icf(): the file IOmeter 1.1.0's "Save" writes (iometer-spec §1.3-§1.9), with LF line ends.
+// write_icf(): the file IOmeter 1.1.0's "Save" writes (docs/iometer-reference.md#icf-sections),
+// with LF line ends.
 #include <string>
 
 #include "iomark/icf/icf.hpp"

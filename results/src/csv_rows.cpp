@@ -8,7 +8,7 @@
 namespace iomark::results::detail {
 namespace {
 
-// 1-based column numbers of results.csv (iometer-spec §4.3).
+// 1-based column numbers of results.csv (docs/iometer-reference.md#results-columns).
 enum Column : std::size_t {
   kTargetType = 1,
   kTargetName = 2,

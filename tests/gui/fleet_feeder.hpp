@@ -7,7 +7,7 @@
 // run_finished with the whole run and its summary.
 //
 // Everything above the observer is the real GUI path (Session's observer, its queued
-// signals, the models and views). Once the simulated fleet of issue 14 (protocol-exact agents
+// signals, the models and views). Once the simulated fleet (protocol-exact agents
 // over loopback) is merged, a test swaps this for it in two places: the fleet's agents log in
 // on Session::listen("127.0.0.1:0") instead of fleet_plan() naming managers nobody runs, and
 // MainWindow::start() plans the series from the connected managers instead of

@@ -1,4 +1,4 @@
-// The models' fleet-scale behaviour (issue 14) under QAbstractItemModelTester: the live
+// The models' fleet-scale behaviour under QAbstractItemModelTester: the live
 // figures tree changing figures in place with dataChanged per group of siblings, the
 // topology changing rows of the same shape in place, the manager filter, and how far a tree
 // opens.

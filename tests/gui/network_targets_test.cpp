@@ -1,4 +1,4 @@
-// The Network Targets tab (issue 15): the interfaces listed from inventories and from the plan,
+// The Network Targets tab: the interfaces listed from inventories and from the plan,
 // the project's network plan shown as IOmeter shows it, and a pair made, saved, reloaded,
 // edited, removed and run from the window between the embedded agent and a real iomark-agent
 // on 127.0.0.1.

@@ -1,4 +1,4 @@
-// The main window at fleet scale (issue 14): a plan of N managers x 16 workers x 1 target in
+// The main window at fleet scale: a plan of N managers x 16 workers x 1 target in
 // the topology, and a series on them fed through the session's observer (fleet_feeder.hpp)
 // into the Results Display and the charts, one live update a second, offscreen.
 //

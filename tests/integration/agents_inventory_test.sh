@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16: a real iomark-agent reports in its inventory what `auto` measured. Before any run
+# A real iomark-agent reports in its inventory what `auto` measured. Before any run
 # `iomark agents` says no choice was measured; after a QD 1 and a QD 4 series with the default
 # engine (auto) on a test file, it lists that file with the engines that read there and the
 # choice per depth and read size with its reason, in the table and in --json.

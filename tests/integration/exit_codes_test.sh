@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Exit codes that mean one thing (issue 11) in iomark and iomark-agent: 2 usage, 3 bad input,
+# Exit codes that mean one thing in iomark and iomark-agent: 2 usage, 3 bad input,
 # 4 cannot connect (port in use, nobody listening), 5 refused (wrong key); and the agent's
 # journal: with JOURNAL_STREAM naming its stderr, a whole series logs levelled lines with
 # journald priorities and no timestamps, while --log-file keeps timestamped ones.

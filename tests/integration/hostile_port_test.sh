@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A listening agent's port under hostile clients (issue 6, "Hostile input"): random garbage,
+# A listening agent's port under hostile clients: random garbage,
 # frame headers announcing oversized lengths, a header whose frame never comes, slowloris
 # clients (one byte per second, never finishing their Hello) and a burst of connections held
 # open at once. The agent must refuse each with a named error, stay up with bounded memory,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The differential through iomark's own controller (issue 10): `iomark run --legacy-dynamo`
+# The differential through iomark's own controller: `iomark run --legacy-dynamo`
 # drives the real Dynamo 1.1.0 (built from ../shared), then `iomark-agent --protocol iometer`
 # under the same name, with the same one-manager plan on the same directory. A relay
 # (tools/legacy_relay.cpp) between the controller and each manager writes down their command

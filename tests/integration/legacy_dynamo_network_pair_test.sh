@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Two real Dynamo 1.1.0 processes (built from ../shared), dyn1 on 127.0.0.1 and dyn2 on
 # 127.0.0.2, log in to `iomark run PLAN --legacy-dynamo` and run a network pair as IOmeter's
-# GUI pairs them (iometer-spec §7.4): the server worker on dyn1, its client on dyn2, both on
-# the loopback NIC the Dynamos report, 64 KiB then 512 B sent by the client, 4 transactions
-# per connection. (No reply: with replies and Test Connection Rate, Dynamo 1.1.0 on Linux can
-# hang in STOP, README "Mixing in existing Dynamo hosts" says why.) The NETWORK rows must
+# GUI pairs them (docs/iometer-reference.md#wire-commands): the server worker on dyn1, its client on
+# dyn2, both on the loopback NIC the Dynamos report, 64 KiB then 512 B sent by the client, 4
+# transactions per connection. (No reply: with replies and Test Connection Rate, Dynamo 1.1.0 on
+# Linux can hang in STOP, README "Mixing in existing Dynamo hosts" says why.) The NETWORK rows must
 # show traffic counted alike at both ends and the connections the setting implies. The same
 # pair from --network-pair; then a pair of a Dynamo and an iomark agent is refused, naming both.
-# usage: legacy_dynamo_network_pair_test.sh IOMARK IOMARK_AGENT DYNAMO PLAN.icf   (exit 77: no Dynamo)
+# usage: legacy_dynamo_network_pair_test.sh IOMARK IOMARK_AGENT DYNAMO PLAN.icf   (exit 77: no
+# Dynamo)
 set -uo pipefail
 iomark=$1 agent=$2 dynamo=$3 plan=$4
 if [[ ! -x $dynamo ]]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One port for both protocols (issue 10): `iomark run --listen ... --legacy-dynamo` with no
+# One port for both protocols: `iomark run --listen ... --legacy-dynamo` with no
 # port of its own takes the real Dynamo 1.1.0 (built from ../shared) and iomark agents on the
 # same port, telling them apart by their first bytes: with the pre-shared key, then with TLS
 # on top. Without --legacy-dynamo the same Dynamo is refused with a log line naming why, and

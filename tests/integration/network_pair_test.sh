@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Network workers (issue 15) between two real agents on 127.0.0.1: a quick pair from
+# Network workers between two real agents on 127.0.0.1: a quick pair from
 # --network-pair, the project's own plan with Test Connection Rate (4 transactions per
 # connection: the counts of connections must say so), the corpus plan (one manager serving
 # itself) where ../shared is present, and a client agent killed mid-run (a named error).

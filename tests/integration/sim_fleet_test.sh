@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The controller at fleet scale, shortened for CI (issue 14): 256 simulated agents
+# The controller at fleet scale, shortened for CI: 256 simulated agents
 # (iomark-sim-fleet: real TCP on 127.0.0.1, the key handshake, 16 workers each) log in at
 # once and run a 2-run series; then the fault behaviour of agent_loss_test.sh at 256: some
 # agents join late, some drop mid-run, and the series follows --on-agent-loss as at 2 agents.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One way to stop (issue 11): SIGINT and SIGTERM end `iomark run` (embedded agent and a
+# One way to stop: SIGINT and SIGTERM end `iomark run` (embedded agent and a
 # remote one), `iomark-agent run-local` and a serving agent mid-run. A stopped run still
 # writes `Aborted test` in results.csv and outcome "aborted" in JSON, prints its summary and
 # exits 128+signal; the agents are told to stop; an agent stopped mid-run exits 0 and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --verify end to end with iomark-agent run-local and iomark run (issue 12, items 4 and 5):
+# --verify end to end with iomark-agent run-local and iomark run:
 # - a lying device: the fault engines fault-flip, fault-shift and fault-drop acknowledge chosen
 #   writes and persist them wrong; a later --verify read run (a new process, so through the
 #   journal) finds each, names its kind and byte offset in the console and the JSON, counts it

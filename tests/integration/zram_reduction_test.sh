@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The data-reduction patterns measured against a device that reduces (issue 12): each case
+# The data-reduction patterns measured against a device that reduces: each case
 # hot-adds its own zram device (64 MiB), writes all of it with `iomark-agent run-local`
 # (128 KiB sequential writes, so every page is written at least once in the run), reads
 # /sys/block/zramN/mm_stat and removes the device again, even on failure.

@@ -5,9 +5,9 @@
 // Bad for: buffered I/O (io_submit then blocks for the whole I/O), and some file systems
 // block in io_submit on metadata or allocation (e.g. extending writes).
 //
-// Unlike legacy Dynamo (iometer-spec §8.2 item 15) the timeout is passed to io_getevents,
-// completions are matched to requests in O(1) through the iocb's position in our array, and
-// the event's own res/res2 are reported, so short and failed I/Os show.
+// Unlike legacy Dynamo (docs/iometer-reference.md#fix-aio-timeout) the timeout is passed to
+// io_getevents, completions are matched to requests in O(1) through the iocb's position in our
+// array, and the event's own res/res2 are reported, so short and failed I/Os show.
 #include <libaio.h>
 
 #include <cerrno>

@@ -1,9 +1,9 @@
 // A Dynamo 1.1.0 behind the controller's manager abstraction: a protocol::Connection that
 // takes iomark requests (Assignment, PrepareTargets, PhaseCommand, NetworkPorts,
 // InventoryRequest) and carries each out as the legacy command sequence IOmeter's GUI sends
-// (iometer-spec §7.4), answering with the iomark reply (Ack, NetworkPorts, FinalResults,
-// Inventory, ErrorReport). Network pairs between two Dynamos follow iomark's agents' order:
-// a server's port (from its SET_TARGETS echo) answers Start, and the client's SET_TARGETS
+// (docs/iometer-reference.md#wire-commands), answering with the iomark reply (Ack, NetworkPorts,
+// FinalResults, Inventory, ErrorReport). Network pairs between two Dynamos follow iomark's agents'
+// order: a server's port (from its SET_TARGETS echo) answers Start, and the client's SET_TARGETS
 // and START wait for the controller's NetworkPorts. While it
 // records, receive() polls REPORT_UPDATE once per update interval and hands back a Sample.
 //
@@ -75,13 +75,13 @@ class DynamoConnection final : public protocol::Connection {
   // Errors: not_found for a client whose port did not come (its partner is missing),
   // invalid_argument for another run's ports or a port that is not one; nothing is sent then.
   [[nodiscard]] Result<void> connect_clients(const protocol::NetworkPorts& ports);
-  // PREP_DISKS for the targets that have no iobw.tst yet (iometer-spec §3.1, §6.5): worker 0
-  // gets them, sized as asked, and Dynamo fills them. True while its reply is awaited (it
+  // PREP_DISKS for the targets that have no iobw.tst yet (docs/iometer-reference.md#one-run):
+  // worker 0 gets them, sized as asked, and Dynamo fills them. True while its reply is awaited (it
   // comes when the files are full; receive() picks it up), false when nothing needed it.
   [[nodiscard]] Result<bool> start_preparing(std::uint64_t request_id, const protocol::PrepareTargets& prepare);
   [[nodiscard]] Result<std::optional<protocol::Envelope>> poll_prepared();
-  // STOP_PREPARE, then the pending PREP_DISKS reply (iometer-spec §7.4); the PrepareTargets
-  // request it answered is dropped.
+  // STOP_PREPARE, then the pending PREP_DISKS reply (docs/iometer-reference.md#wire-commands); the
+  // PrepareTargets request it answered is dropped.
   [[nodiscard]] Result<protocol::Message> stop_preparing();
   [[nodiscard]] Result<protocol::Message> phase(const protocol::PhaseCommand& command);
   // REPORT_RESULTS or REPORT_UPDATE: Manager_Results, then one Worker_Results per worker.
@@ -106,8 +106,8 @@ class DynamoConnection final : public protocol::Connection {
   protocol::PeerInfo peer_;
   std::vector<legacy::TargetSpec> disks_;     // from REPORT_TARGETS
   std::vector<legacy::TargetSpec> tcp_nics_;  // from REPORT_TARGETS
-  // The run's network ends (iometer-spec §7.4 "Network pairs"): the ports the servers listen
-  // on, read from their SET_TARGETS echo and answered to Start as iomark agents do; and the
+  // The run's network ends (docs/iometer-reference.md#wire-network-pairs): the ports the servers
+  // listen on, read from their SET_TARGETS echo and answered to Start as iomark agents do; and the
   // clients, whose SET_TARGETS waits for the controller to relay their server's port
   // (NetworkPorts), and with them START, since Dynamo starts only workers with targets.
   struct WaitingClient {

@@ -1,4 +1,4 @@
-// Network targets on a Dynamo 1.1.0 (iometer-spec §7.4 "Network pairs"): its TCP NICs as
+// Network targets on a Dynamo 1.1.0 (docs/iometer-reference.md#wire-network-pairs): its TCP NICs as
 // iomark's interfaces, and each end of an iomark pair (protocol::NetworkEndpoint) as the
 // Target_Spec IOmeter's GUI sends that end's worker.
 //

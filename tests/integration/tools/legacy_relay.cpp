@@ -9,8 +9,8 @@
 // exchange (the controller's turn, then the manager's, until the controller speaks again)
 // becomes one line of TRANSCRIPT: "REPORT_UPDATE 1 -> block", messages by purpose and data,
 // Data_Message images as "block". The stream has no framing; a turn is split into messages and
-// blocks by its length and its known purposes (iometer-spec §7.1), which is unambiguous for
-// what IOmeter's peers send. Exits 0 when either side closes, 1 on a setup failure.
+// blocks by its length and its known purposes (docs/iometer-reference.md#wire-encoding), which is
+// unambiguous for what IOmeter's peers send. Exits 0 when either side closes, 1 on a setup failure.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>

@@ -104,7 +104,8 @@ TEST(FieldDescriptors, DefaultsMatchTheModelsDefaults) {
             worker.transactions_per_connection);
   EXPECT_EQ(field_descriptor(FieldId::fixed_seed).default_value, worker.fixed_seed);
 
-  // iometer-spec §1.4: run 0, ramp 0, cycling 1 1 LINEAR, queue depth 1 32 2 EXPONENTIAL.
+  // A fresh GUI (docs/iometer-reference.md#icf-test-setup): run 0, ramp 0, cycling 1 1 LINEAR,
+  // queue depth 1 32 2 EXPONENTIAL.
   const TestSetup setup;
   EXPECT_EQ(field_descriptor(FieldId::run_time).default_value, setup.run_time_s);
   EXPECT_EQ(field_descriptor(FieldId::ramp_up).default_value, setup.ramp_up_s);

@@ -19,7 +19,7 @@ Worker disk_worker(std::string name, std::vector<std::string> specs) {
   return worker;
 }
 
-// A plan like iometer-spec §1.9: two managers, a disk and a network worker.
+// A plan like docs/iometer-reference.md#icf-example: two managers, a disk and a network worker.
 TestPlan sample_plan() {
   TestPlan plan;
   plan.setup = TestSetup{};

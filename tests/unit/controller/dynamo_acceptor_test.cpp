@@ -1,5 +1,5 @@
 // The controller's Dynamo side (DynamoAcceptor and the connection behind it) against a
-// stand-in Dynamo (dynamo_stand_in.hpp): the login exchange of iometer-spec §6.2/§7.3, the
+// stand-in Dynamo (dynamo_stand_in.hpp): the login exchange of docs/iometer-reference.md#login, the
 // connect-back, and hostile or stalled peers, each a named refusal or error in bounded time.
 
 #include "dynamo_stand_in.hpp"

@@ -1,5 +1,5 @@
-// A network pair between two Dynamo 1.1.0 managers (iometer-spec §7.4 "Network pairs"), each a
-// stand-in (dynamo_stand_in.hpp) behind its own DynamoConnection: the pair is built and its
+// A network pair between two Dynamo 1.1.0 managers (docs/iometer-reference.md#wire-network-pairs),
+// each a stand-in (dynamo_stand_in.hpp) behind its own DynamoConnection: the pair is built and its
 // port relayed by network_pairing's functions, as RunDriver does for iomark agents, and the
 // legacy traffic is what IOmeter's GUI sends (the server's SET_TARGETS first, its port read
 // from the echo, then the client's SET_TARGETS naming that port). Each failure is named.

@@ -1,6 +1,6 @@
 // The stand-in Dynamo the controller's Dynamo tests run against: sockets that speak the
 // legacy codec, and a fixture with a DynamoAcceptor and a registry that log it in
-// (iometer-spec §6.2/§7.3) and answer REPORT_TARGETS.
+// (docs/iometer-reference.md#login) and answer REPORT_TARGETS.
 #pragma once
 
 #include <arpa/inet.h>

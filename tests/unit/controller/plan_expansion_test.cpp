@@ -9,10 +9,10 @@
 
 #include "iomark/controller/cycling.hpp"
 
-// Every expected series below is derived by hand from iometer-spec §3.2 (stepping rule,
-// table, eligibility, idle-run rule); the comment above each expectation shows the steps.
-// Notation: "k:[a,b][c,d]" = at access index k, manager 1's workers run a and b targets,
-// manager 2's workers c and d.
+// Every expected series below is derived by hand from the cycling rules
+// (docs/iometer-reference.md#cycling: stepping rule, table, eligibility, idle-run rule); the
+// comment above each expectation shows the steps. Notation: "k:[a,b][c,d]" = at access index k,
+// manager 1's workers run a and b targets, manager 2's workers c and d.
 
 namespace iomark::controller {
 namespace {

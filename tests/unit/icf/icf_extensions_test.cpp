@@ -68,8 +68,8 @@ TEST(IcfExtensions, IometerSeesTheSamePlanAndItsOwnPatternNumbers) {
   EXPECT_EQ(plain.find("IOMARK"), std::string::npos) << "plans without a reduction are written as IOmeter does";
   // Everything IOmeter reads (its four sections, the version lines) is byte for byte the file
   // without the extension; the section sits after 'END manager list, in the text between
-  // sections that IOmeter 1.1.0 ignores (iometer-spec §1.1), and its tag begins with none of
-  // IOmeter's four, whose loaders find their section by prefix.
+  // sections that IOmeter 1.1.0 ignores (docs/iometer-reference.md#icf-lexical), and its tag begins
+  // with none of IOmeter's four, whose loaders find their section by prefix.
   EXPECT_EQ(without_section(text, "'IOMARK EXTENSIONS", "'END iomark extensions"), plain);
   EXPECT_GT(text.find("'IOMARK EXTENSIONS"), text.find("'END manager list"));
   for (const std::string_view tag : {"'TEST SETUP", "'RESULTS DISPLAY", "'ACCESS SPECIFICATIONS", "'MANAGER LIST"}) {

@@ -58,7 +58,7 @@ constexpr std::string_view kDefaults =
     "'Number of outstanding IOs,test connection rate,transactions per connection,use fixed seed,fixed seed value\n"
     "\t1,DISABLED,1,DISABLED,0\n";
 
-// --- version line (iometer-spec §1.2) -------------------------------------------------------
+// --- version line (docs/iometer-reference.md#icf-version) ---------------------------------
 
 struct VersionCase {
   std::string_view line;

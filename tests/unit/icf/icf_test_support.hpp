@@ -1,4 +1,5 @@
-// Shared helpers for the icf tests: the iometer-spec §1.9 example and small utilities.
+// Shared helpers for the icf tests: the complete example of
+// docs/iometer-reference.md#icf-example and small utilities.
 #pragma once
 
 #include <string>
@@ -10,8 +11,8 @@
 
 namespace iomark::icf::test {
 
-// iometer-spec §1.9, "Complete example (synthetic)", verbatim: every value line starts with
-// one TAB, the first and last lines end with a space.
+// A complete IOmeter 1.1.0 file (docs/iometer-reference.md#icf-example): every value line starts
+// with one TAB, the first and last lines end with a space.
 inline constexpr std::string_view kSpecExample =
     "Version 1.1.0 \n"
     "'TEST SETUP ====================================================================\n"

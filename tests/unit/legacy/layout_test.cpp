@@ -1,5 +1,6 @@
-// Pins every field of iometer-spec §7.2 at its byte offset, with the offsets written out as
-// the spec gives them (the union starts at byte 8 of a Data_Message).
+// Pins every field of the legacy structures (docs/iometer-reference.md#wire-structs) at its byte
+// offset, with the offsets written out as the spec gives them (the union starts at byte 8 of a
+// Data_Message).
 
 #include <gtest/gtest.h>
 

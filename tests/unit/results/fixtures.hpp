@@ -14,12 +14,12 @@ namespace iomark::results::test_support {
 // tests that call it skip first when the folder is absent, see icf_corpus.hpp).
 [[nodiscard]] std::string corpus_file(std::string_view name);
 
-// The spec named in iometer-spec §4.4.
+// The spec named in docs/iometer-reference.md#results-example.
 inline constexpr std::string_view kExampleSpecName = "4 KiB aligned; 50% Read; 100% random";
 
-// The inputs behind iometer-spec §4.4's example block: one 2-CPU manager `hostA`, one
-// worker, one target `sdb`, a 60 s window, 402000 reads and 198000 writes of 4 KiB with
-// 1.6 ms / 1.7 ms average latency, 25 ms / 31 ms maxima, and the example's latency bins.
+// The inputs behind the example block (docs/iometer-reference.md#results-example): one 2-CPU
+// manager `hostA`, one worker, one target `sdb`, a 60 s window, 402000 reads and 198000 writes of 4
+// KiB with 1.6 ms / 1.7 ms average latency, 25 ms / 31 ms maxima, and the example's latency bins.
 // `timer_resolution_hz` is what the manager reports (iomark: 1e9; the example: 2.4e9).
 [[nodiscard]] RunResults example_run(std::uint64_t timer_resolution_hz = kNanosecondTimerHz);
 

@@ -1,5 +1,6 @@
-// results.csv writer: iometer-spec §4.4's example column for column, row shapes, Record
-// Results filtering, the event-by-event appender and the deliberate fixes.
+// results.csv writer: the example block (docs/iometer-reference.md#results-example) column for
+// column, row shapes, Record Results filtering, the event-by-event appender and the deliberate
+// fixes.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -21,7 +22,7 @@ using test_support::mixed_run;
 using test_support::split_csv;
 using test_support::split_lines;
 
-// iometer-spec §4.4, verbatim.
+// The example block (docs/iometer-reference.md#results-example), column for column.
 constexpr std::string_view kExampleHeader =
     "'Target Type,Target Name,Access Specification Name,# Managers,# Workers,# Disks,IOps,"
     "Read IOps,Write IOps,MiBps (Binary),Read MiBps (Binary),Write MiBps (Binary),"

@@ -1,4 +1,4 @@
-// Aggregation rules of iometer-spec §5.2-§5.5.
+// Aggregation rules of docs/iometer-reference.md#statistics.
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// The instantaneous side file of iometer-spec §4.6.
+// The instantaneous side file of docs/iometer-reference.md#results-instantaneous.
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -18,7 +18,7 @@ namespace iomark::workload {
 namespace {
 
 constexpr std::size_t kSampleBytes = std::size_t{8} << 20;
-// Issue 12: within +-10 % of the ratio asked for, up to 8:1. Above, the compressors' own
+// Within +-10 % of the ratio asked for, up to 8:1. Above, the compressors' own
 // per-run costs part ways (at 16:1 lzo reaches 14.2 and zstd over a file 18.6), so 16:1 is
 // held to +-20 % (docs/data-reduction.md says so).
 double tolerance(double ratio) { return ratio <= 8.0 ? 0.10 : 0.20; }

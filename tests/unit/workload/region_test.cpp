@@ -68,7 +68,8 @@ TEST(PlaceIo, WrapsToTheAlignedStartWhenTheIoWouldPassTheEnd) {
   const Alignment alignment = Alignment::of(4096, 512);
   EXPECT_EQ(place_io(5000, 4096, alignment, region), 8192U);
   // 98304 + 4096 > 100000: wrap. Dynamo would have produced (1000 + 4096) & ~511 = 4608, which is
-  // not 4096-aligned (iometer-spec §8.2 item 21); the fix re-aligns with the line's alignment.
+  // not 4096-aligned (docs/iometer-reference.md#fix-wrap-alignment); the fix re-aligns with the
+  // line's alignment.
   EXPECT_EQ(place_io(96000, 4096, alignment, region), 4096U);
   EXPECT_EQ(place_io(90000, 4096, alignment, region), 4096U * 22);  // 90112 + 4096 <= 100000
 }

@@ -49,7 +49,8 @@ TEST(WorkerWorkload, OffsetSequenceMatchesAnIndependentModelOfDynamo) {
   const auto s = spec({line(4096, 40, 30, 50, 0, 2, 0), line(8192, 60, 80, 70, 0, 3, 4096)});
   auto workload = make_workload(s, {target(64 * kMiB, 512, 1, 0x1234567, 3, 5000)});
 
-  // Dynamo's decisions written out from iometer-spec §2.2-§2.7 with the bare recurrence.
+  // Dynamo's decisions written out from the rules (docs/iometer-reference.md#access-semantics) with
+  // the bare recurrence.
   const auto step = [](std::uint64_t& x) { return x = 136204069ULL * x + 28500701229ULL; };
   std::uint64_t worker = 0x1234567;
   std::uint64_t trand = 0x1234567;
@@ -159,7 +160,7 @@ TEST(WorkerWorkload, SequentialWrapsToTheStartOfTheRegion) {
 }
 
 TEST(WorkerWorkload, NonPowerOfTwoAlignmentAndHoles) {
-  // 3 KiB transfers on 2 KiB alignment skip 1 KiB each time (iometer-spec §2.5).
+  // 3 KiB transfers on 2 KiB alignment skip 1 KiB each time (docs/iometer-reference.md#region).
   auto holes = make_workload(spec({line(3072, 100, 100, 0, 0, 1, 2048)}), {target(kMiB, 512, 1, 1)});
   std::vector<std::uint64_t> offsets;
   run_immediate(holes, 4, [&](const PlannedIo& io) { offsets.push_back(io.offset_bytes); });

@@ -1,4 +1,5 @@
-// The access specification model: what a worker does to its targets (iometer-spec §1.6, §2).
+// The access specification model: what a worker does to its targets
+// (docs/iometer-reference.md#access-semantics).
 //
 // Plain value types with no I/O. Parsers build them, `validate()` checks them, the agent
 // executes them. Field ranges and help live in field_descriptors.hpp, not here.

@@ -1,6 +1,6 @@
-// The built-in access specifications: IOmeter 1.1.0's own defaults (iometer-spec §1.6)
-// and the patterns storage engineers run. Names are stable: plans, scripts and the CLI
-// refer to them (`iomark specs show Database`).
+// The built-in access specifications: IOmeter 1.1.0's own defaults
+// (docs/iometer-reference.md#icf-access-specs) and the patterns storage engineers run. Names are
+// stable: plans, scripts and the CLI refer to them (`iomark specs show Database`).
 #pragma once
 
 #include <span>
@@ -51,8 +51,8 @@ struct SpecAlias {
 inline constexpr std::string_view kIdleSpecName = "Idle";
 
 // The spec a command line asks for: one spec line ("8192,100,67,100,0,1,0,0", named
-// "custom 8192/100/67/100/0/1/0/0") when `line` is not empty, else the built-in named `name`. Errors name
-// the field ("spec line" or "spec") and say why.
+// "custom 8192/100/67/100/0/1/0/0") when `line` is not empty, else the built-in named `name`.
+// Errors name the field ("spec line" or "spec") and say why.
 [[nodiscard]] Result<AccessSpec> spec_from_name_or_line(std::string_view name, std::string_view line);
 
 }  // namespace iomark::access_specs

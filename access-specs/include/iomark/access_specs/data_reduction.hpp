@@ -1,4 +1,4 @@
-// iomark's data-reduction patterns (issue 12): write data that block compressors shrink R:1
+// iomark's data-reduction patterns: write data that block compressors shrink R:1
 // and that deduplicates D:1 across a target, beside IOmeter's three patterns.
 //
 // Text form, as `--data-pattern`, the `.icf` extension line and JSON take it:

@@ -1,5 +1,5 @@
 // The test plan: everything an .icf file can hold, and everything the controller needs to
-// run a series (iometer-spec §1.4-§1.7, §3).
+// run a series (docs/iometer-reference.md#icf-test-setup).
 //
 // Value types only. `icf-import` reads and writes them, the controller expands their
 // cycling into runs, the GUI edits them. read(write(plan)) == plan for every plan.
@@ -38,7 +38,7 @@ enum class RecordResults : std::uint8_t {
 
 enum class StepType : std::uint8_t { linear = 0, exponential = 1 };
 
-// A cycling quantity: start, step and how the step applies (iometer-spec §3.2).
+// A cycling quantity: start, step and how the step applies (docs/iometer-reference.md#cycling).
 struct Cycling {
   std::uint32_t start{1};
   std::uint32_t step{1};
@@ -98,7 +98,7 @@ struct ResultsDisplay {
 
 enum class WorkerType : std::uint8_t { disk, network_tcp, network_vi };
 
-// Data written by write I/Os (iometer-spec §2.8).
+// Data written by write I/Os (docs/iometer-reference.md#data-pattern).
 enum class DataPattern : std::uint8_t { repeating_bytes = 0, pseudo_random = 1, full_random = 2 };
 
 struct Target {

@@ -1,6 +1,7 @@
-// Per-target raw counters: what an agent counts while recording (iometer-spec §5.1), in
-// nanoseconds instead of IOmeter's CPU ticks. Aggregation (target -> worker -> manager ->
-// ALL) sums counters and merges histograms; rates are derived later from the window.
+// Per-target raw counters: what an agent counts while recording
+// (docs/iometer-reference.md#counters), in nanoseconds instead of IOmeter's CPU ticks. Aggregation
+// (target -> worker -> manager -> ALL) sums counters and merges histograms; rates are derived later
+// from the window.
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 // The Network Targets tab's list: the interfaces a network (TCP) worker's client may sit on,
-// manager by manager, with the one ticked that the worker is paired with (iometer-spec §1.7:
-// the server worker's target is the remote interface; IOmeter makes the client worker on the
-// manager that owns it, and never writes the client to the .icf). Plain values in, so tests
-// build it from recorded inventories.
+// manager by manager, with the one ticked that the worker is paired with
+// (docs/iometer-reference.md#workers-and-pairs: the server worker's target is the remote interface;
+// IOmeter makes the client worker on the manager that owns it, and never writes the client to the
+// .icf). Plain values in, so tests build it from recorded inventories.
 #pragma once
 
 #include <cstddef>

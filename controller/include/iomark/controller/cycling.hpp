@@ -1,5 +1,5 @@
-// The stepping rule of IOmeter's cycling tests (iometer-spec §3.2): from start s with step d,
-// LINEAR (or d == 1) gives s, s+d, s+2d, ...; EXPONENTIAL gives s, s*d, s*d^2, ...
+// The stepping rule of IOmeter's cycling tests (docs/iometer-reference.md#cycling): from start s
+// with step d, LINEAR (or d == 1) gives s, s+d, s+2d, ...; EXPONENTIAL gives s, s*d, s*d^2, ...
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
-// Accepts Dynamo 1.1.0 logins (iometer-spec §6.2), on a port of its own or handed over by the
-// agents' listener (one port for both: ManagerRegistry::hand_legacy_logins_to), and registers each Dynamo as a manager
-// like any other: reads its LOGIN and Manager_Info, answers LOGIN_OK (WRONG_VERSION for
-// another version), connects back to the command port it announced (retrying every 200 ms,
-// as Dynamo listens only after LOGIN_OK), asks REPORT_TARGETS, then hands the command
-// channel to ManagerRegistry::adopt(). The login connection stays open until then, as
+// Accepts Dynamo 1.1.0 logins (docs/iometer-reference.md#login), on a port of its own or handed
+// over by the agents' listener (one port for both: ManagerRegistry::hand_legacy_logins_to), and
+// registers each Dynamo as a manager like any other: reads its LOGIN and Manager_Info, answers
+// LOGIN_OK (WRONG_VERSION for another version), connects back to the command port it announced
+// (retrying every 200 ms, as Dynamo listens only after LOGIN_OK), asks REPORT_TARGETS, then hands
+// the command channel to ManagerRegistry::adopt(). The login connection stays open until then, as
 // IOmeter keeps it.
 //
 // The legacy protocol has no authentication: anyone who reaches the port can register a

@@ -1,6 +1,6 @@
 // What `iomark agents` shows of each manager's inventory (and what a GUI may show): host
 // facts, the engines that run there and, per target, the engines `auto` measured with its
-// choice per queue depth and read size (issue 16). Pure formatting of plain values.
+// choice per queue depth and read size. Pure formatting of plain values.
 #pragma once
 
 #include <span>

@@ -1,7 +1,7 @@
 // Live aggregation: the managers' latest samples of the run in progress -> LiveFigures.
-// Dynamo managers count too: their samples (REPORT_UPDATE, iometer-spec §5.1) carry exact
-// counts, bytes and latency sums, but latencies only by legacy bin, so the average comes
-// from the sums and no percentile is given once a Dynamo's I/Os are in.
+// Dynamo managers count too: their samples (REPORT_UPDATE, docs/iometer-reference.md#counters)
+// carry exact counts, bytes and latency sums, but latencies only by legacy bin, so the average
+// comes from the sums and no percentile is given once a Dynamo's I/Os are in.
 // Not thread-safe: the run driver's thread owns it.
 #pragma once
 

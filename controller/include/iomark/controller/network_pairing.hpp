@@ -1,4 +1,4 @@
-// Network pairs (IOmeter's TCP workers, iometer-spec §1.7, §3.3, §7.4 "Network pairs"): a
+// Network pairs (IOmeter's TCP workers, docs/iometer-reference.md#workers-and-pairs): a
 // server worker on one manager and the client worker IOmeter creates for it on the manager
 // that owns the target interface. This header turns a pair into the two assignments (the
 // server's and the client's, with the same spec, seed and a fresh pair secret) and relays the

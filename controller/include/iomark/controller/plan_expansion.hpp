@@ -1,4 +1,5 @@
-// Expanding a test plan into the series of runs IOmeter 1.1.0 performs (iometer-spec §3.2).
+// Expanding a test plan into the series of runs IOmeter 1.1.0 performs
+// (docs/iometer-reference.md#cycling).
 //
 // Pure functions over value types: no I/O, no clock, no shared state; safe to call from any
 // thread. The runner walks the returned series in order; per run it assigns every worker
@@ -36,9 +37,10 @@ namespace iomark::controller {
 enum class TargetStepRule : std::uint8_t {
   // As every other test type: target cycling LINEAR, or a target step of 1.
   documented,
-  // IOmeter 1.1.0: target cycling LINEAR, or a *worker* step of 1 (iometer-spec §8.3 item
-  // 23). With EXPONENTIAL targets this turns a worker step of 1 into linear target steps,
-  // and a target step of 1 with a larger worker step into a target count that never grows.
+  // IOmeter 1.1.0: target cycling LINEAR, or a *worker* step of 1
+  // (docs/iometer-reference.md#fix-cycling-step). With EXPONENTIAL targets this turns a worker step
+  // of 1 into linear target steps, and a target step of 1 with a larger worker step into a target
+  // count that never grows.
   iometer_1_1_0,
 };
 

@@ -1,6 +1,6 @@
-// Runs a test series on live managers (iometer-spec §3.1): for each run, prepare test files,
-// assign, start, begin I/O, ramp up, record, stop, collect final results and aggregate them;
-// results are recorded after every run so that nothing completed is ever lost.
+// Runs a test series on live managers (docs/iometer-reference.md#one-run): for each run, prepare
+// test files, assign, start, begin I/O, ramp up, record, stop, collect final results and aggregate
+// them; results are recorded after every run so that nothing completed is ever lost.
 //
 // The runner is synchronous: call run_series() on a thread of its own (the CLI's main thread,
 // the GUI's worker thread); it reports through SeriesObserver from that thread.

@@ -1,4 +1,4 @@
-// Reading and writing IOmeter configuration files (.icf), iometer-spec §1.
+// Reading and writing IOmeter configuration files (.icf), docs/iometer-reference.md#icf.
 //
 // Text in, model out: these functions never open files, sockets or devices. The file name
 // is only used in error messages ("plan.icf:42: ...").
@@ -53,9 +53,10 @@ struct IcfImport {
 // read_icf(write_icf(plan)).plan == plan for every plan that access_specs::validate()
 // accepts, whose text values have no leading or trailing whitespace and no line breaks (a
 // line break is written as a space), whose workers spell spec names as the specs do and whose
-// bar charts use IOmeter's statistic captions as spelled (the reader normalises both). Settings that IOmeter keeps only for another worker type
-// (disk size on a network worker, a local interface on a disk worker, VI outstanding I/Os
-// on a non-VI worker) are written when set, and read back with a warning.
+// bar charts use IOmeter's statistic captions as spelled (the reader normalises both). Settings
+// that IOmeter keeps only for another worker type (disk size on a network worker, a local interface
+// on a disk worker, VI outstanding I/Os on a non-VI worker) are written when set, and read back
+// with a warning.
 [[nodiscard]] std::string write_icf(const access_specs::TestPlan& plan);
 
 }  // namespace iomark::icf

@@ -1,5 +1,5 @@
-// Manager_Info (iometer-spec §7.2, 350 bytes at the union): what a Dynamo says about itself
-// in the data block that follows its LOGIN message.
+// Manager_Info (docs/iometer-reference.md#wire-structs, 350 bytes at the union): what a Dynamo says
+// about itself in the data block that follows its LOGIN message.
 #pragma once
 
 #include <cstdint>

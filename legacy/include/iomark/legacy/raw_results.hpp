@@ -1,5 +1,5 @@
-// The results blocks of REPORT_RESULTS / REPORT_UPDATE (iometer-spec §7.2, §5): one
-// Manager_Results, then one Worker_Results per worker that ran. Counters are Dynamo's own,
+// The results blocks of REPORT_RESULTS / REPORT_UPDATE (docs/iometer-reference.md#wire-structs):
+// one Manager_Results, then one Worker_Results per worker that ran. Counters are Dynamo's own,
 // in ticks of its Manager_Info timer resolution; converting them to iomark's results model
 // is the driver's job.
 #pragma once

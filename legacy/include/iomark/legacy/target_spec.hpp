@@ -1,5 +1,5 @@
-// Target_Spec (iometer-spec §7.2, 434 bytes each, up to 2048 at the union): the target lists
-// of REPORT_TARGETS and SET_TARGETS (and its echo), with the Data_Message `count`.
+// Target_Spec (docs/iometer-reference.md#wire-structs, 434 bytes each, up to 2048 at the union):
+// the target lists of REPORT_TARGETS and SET_TARGETS (and its echo), with the Data_Message `count`.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Test_Spec (iometer-spec §7.2, 3,332 bytes at the union): the access spec SET_ACCESS
-// carries, as iomark's access_specs::AccessSpec.
+// Test_Spec (docs/iometer-reference.md#wire-structs, 3,332 bytes at the union): the access spec
+// SET_ACCESS carries, as iomark's access_specs::AccessSpec.
 //
 // Access_Spec's wire order (of_size, reads, random, delay, burst, align, reply, size) is
 // not the .icf order (size first); the layout constants below pin it. An idle spec (no

@@ -1,4 +1,4 @@
-// IOmeter 1.1.0's wire (iometer-spec §7.1, §7.3, §7.4): the two block sizes, message purposes,
+// IOmeter 1.1.0's wire (docs/iometer-reference.md#wire): the two block sizes, message purposes,
 // the version code and the LOGIN check.
 //
 // The legacy stream has no framing: an 8-byte Message or a whole 888,840-byte Data_Message,

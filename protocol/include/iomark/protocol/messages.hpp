@@ -178,7 +178,7 @@ struct FileSystem {
 };
 
 // A network interface with an IPv4 address: what a network worker can listen on or connect
-// from (iometer-spec §6.4 "TCP interfaces", plus what IOmeter never showed).
+// from (docs/iometer-reference.md#discovery, plus what IOmeter never showed).
 struct NetworkInterface {
   std::string name;     // "eth0"; 1..kMaxLabelBytes
   std::string address;  // dotted IPv4, "10.0.0.5"; 7..15 bytes
@@ -189,7 +189,7 @@ struct NetworkInterface {
   friend bool operator==(const NetworkInterface&, const NetworkInterface&) = default;
 };
 
-// How `auto` chose the engine for one target at one queue depth and read size (issue 16):
+// How `auto` chose the engine for one target at one queue depth and read size:
 // the agent's calibration, as it remembers it for later runs.
 struct EngineChoice {
   std::uint32_t queue_depth{1};     // a worker's I/Os in flight, 1..kMaxEngineQueueDepth
@@ -233,8 +233,8 @@ struct InventoryRequest {
 
 // ---- Run control (controller -> agent) -------------------------------------------------
 
-// Which end of a TCP pair a network target is (iometer-spec §3.3 "Disk worker vs network
-// worker"): the server listens, the client connects to it.
+// Which end of a TCP pair a network target is (docs/iometer-reference.md#workers-and-pairs): the
+// server listens, the client connects to it.
 enum class NetworkRole : std::uint8_t { server = 1, client = 2 };
 
 using PairSecret = std::array<std::byte, kPairSecretBytes>;
@@ -258,7 +258,8 @@ struct NetworkEndpoint {
   friend bool operator==(const NetworkEndpoint&, const NetworkEndpoint&) = default;
 };
 
-// One target of a worker, with IOmeter's per-target settings (iometer-spec §7.2 Target_Spec).
+// One target of a worker, with IOmeter's per-target settings
+// (docs/iometer-reference.md#wire-structs).
 struct TargetAssignment {
   // Absolute: a block device or a test file. Network targets: empty (`network` says all).
   std::string path;
@@ -298,7 +299,7 @@ struct Assignment {
   friend bool operator==(const Assignment&, const Assignment&) = default;
 };
 
-// A test file to create and fill before the run (iometer-spec §6.5).
+// A test file to create and fill before the run (docs/iometer-reference.md#prepare).
 struct PrepareTarget {
   std::string path;  // absolute
   std::uint64_t size_bytes{};  // 0 = until the file system is full
@@ -321,7 +322,7 @@ struct PrepareProgress {
   friend bool operator==(const PrepareProgress&, const PrepareProgress&) = default;
 };
 
-// IOmeter's per-run commands (iometer-spec §3.1, §7.4).
+// IOmeter's per-run commands (docs/iometer-reference.md#one-run).
 enum class Phase : std::uint8_t {
   start = 1,       // create workers, open targets
   begin_io = 2,    // start I/O (ramp-up: nothing is recorded yet)
@@ -357,8 +358,8 @@ struct NetworkPorts {
 // ---- Measurements (agent -> controller) ------------------------------------------------
 
 // Counters of one target. `counters` must be consistent: its histogram passes
-// CompactLatencyHistogram::restore_sparse(), holds exactly reads.count + writes.count I/Os, and every
-// LatencyTotals with count 0 has sum and max 0 (and max <= sum otherwise).
+// CompactLatencyHistogram::restore_sparse(), holds exactly reads.count + writes.count I/Os, and
+// every LatencyTotals with count 0 has sum and max 0 (and max <= sum otherwise).
 struct TargetCounters {
   std::uint32_t target_index{};  // position in WorkerAssignment::targets
   IoCounters counters;
@@ -381,7 +382,7 @@ struct WorkerCounters {
   friend bool operator==(const WorkerCounters&, const WorkerCounters&) = default;
 };
 
-// One CPU's utilisation over an interval (iometer-spec §5.5); percentages 0..100.
+// One CPU's utilisation over an interval (docs/iometer-reference.md#cpu-stats); percentages 0..100.
 struct CpuUsage {
   std::uint32_t cpu{};  // the N of "cpuN"; strictly increasing within a message
   double total_percent{};  // user + privileged, as IOmeter defines "% CPU Utilization"

@@ -1,4 +1,4 @@
-// Writing results.csv in IOmeter 1.1.0's layout (iometer-spec §4.1-§4.4).
+// Writing results.csv in IOmeter 1.1.0's layout (docs/iometer-reference.md#results-csv).
 //
 // Text out, no file I/O: each function returns the text one event adds to the file, so the
 // controller appends it (see durable_append.hpp) and syncs after every run; earlier runs are
@@ -54,7 +54,8 @@ inline constexpr std::size_t kIomarkColumnCount = 1;
 inline constexpr std::size_t kResultsCsvColumnCount = kResultsColumnCount + kIomarkColumnCount;
 inline constexpr std::size_t kProcessorRowFieldCount = 59;
 
-// The header line (without line end): `'Target Type,Target Name,...,5 to 10 s, >= 10 s,iomark Data Pattern`.
+// The header line (without line end): `'Target Type,Target Name,...,5 to 10 s, >= 10 s,iomark Data
+// Pattern`.
 [[nodiscard]] std::string_view results_csv_header() noexcept;
 
 // `'Test Type,Test Description` ... `'Time Stamp` + the series start time.

@@ -69,7 +69,7 @@ struct WorkerResult {
   friend bool operator==(const WorkerResult&, const WorkerResult&) = default;
 };
 
-// One CPU's utilisation over the recording window (iometer-spec §5.5).
+// One CPU's utilisation over the recording window (docs/iometer-reference.md#cpu-stats).
 struct CpuUtilization {
   double total_percent{};
   double user_percent{};
@@ -126,7 +126,7 @@ struct RunInfo {
 };
 
 // How a run with results ended. IOmeter's "Stop All" keeps the run in progress: its results
-// block is written as usual and `Aborted test` follows (iometer-spec §3.1, §4.1).
+// block is written as usual and `Aborted test` follows (docs/iometer-reference.md#results-layout).
 enum class RunEnd : std::uint8_t {
   completed,    // recorded for its whole run time
   interrupted,  // stopped early on request (Ctrl-C, SIGTERM, Stop): the figures cover the

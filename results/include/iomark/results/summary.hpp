@@ -1,5 +1,5 @@
 // Aggregation: every statistic results files show, derived from the results model exactly as
-// IOmeter 1.1.0 derives it (iometer-spec §5.2-§5.5).
+// IOmeter 1.1.0 derives it (docs/iometer-reference.md#statistics).
 //
 // - Target: rates are its counters over its *worker's* recording window.
 // - Worker: counters summed and histograms merged over its targets; rates are the sum of
@@ -10,8 +10,8 @@
 // - ALL: the same over managers; CPU percentages averaged over managers, interrupts/s and
 //   network rates summed.
 // Consequently IOps/MBps above target level are "sums of rates over individual windows",
-// not "total bytes / global elapsed time" (iometer-spec §8.1-7), as IOmeter reports them.
-// Percentiles come from merged histograms, never from averaged percentiles.
+// not "total bytes / global elapsed time" (docs/iometer-reference.md#fix-summed-rates), as IOmeter
+// reports them. Percentiles come from merged histograms, never from averaged percentiles.
 //
 // Pure functions of their inputs; thread-safe.
 #pragma once
@@ -72,7 +72,7 @@ struct Summary {
   std::string data_pattern;
 
   // Settings every worker below shares; nullopt when they differ (results.csv writes -1 or
-  // 18446744073709551615, iometer-spec §8.1-6).
+  // 18446744073709551615, docs/iometer-reference.md#fix-ambiguous-values).
   // Set when every worker tests connection rate, with the same transactions per connection.
   std::optional<std::uint32_t> transactions_per_connection;
   std::optional<std::uint64_t> starting_sector;       // disk workers only; nullopt if none

@@ -1,5 +1,6 @@
-// Writing IOmeter 1.1.0's "instantaneous" side file (iometer-spec §4.6): `inst` + the
-// results file name, written when the plan's display section has Record Last Update on.
+// Writing IOmeter 1.1.0's "instantaneous" side file
+// (docs/iometer-reference.md#results-instantaneous): `inst` + the results file name, written when
+// the plan's display section has Record Last Update on.
 //
 // Layout, as 1.1.0 writes it: the series header; per run the spec block (first run of an
 // access index only), `'Results` and a header line `TimeStamp,'Target Type,...` that is the

@@ -6,7 +6,7 @@
 // - an iomark frame: "IOMK" (protocol/frame.hpp), the dialler's Hello;
 // - TLS: a handshake record, 0x16 0x03 (the ClientHello's record header);
 // - Dynamo 1.1.0: its LOGIN Message, purpose 0x10000001 as a little-endian int32
-//   (iometer-spec §7.2, §6.2), i.e. 01 00 00 10, then the version code.
+//   (docs/iometer-reference.md#wire-handshake), i.e. 01 00 00 10, then the version code.
 // Pure; no I/O. The listener peeks (the bytes stay in the socket) and calls this after every
 // arrival, so the bytes may come split anywhere, even one at a time.
 #pragma once

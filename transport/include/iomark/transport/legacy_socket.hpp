@@ -1,6 +1,6 @@
 // Blocking IPv4 TCP for the legacy IOmeter wire, where every wait has a deadline: the
 // stream has no framing or heartbeats, so a peer that stalls mid-block must become a named
-// error, never a hang (iometer-spec §7.5, "Blocking / robustness"). Both ends use it: the
+// error, never a hang (docs/iometer-reference.md#wire-robustness). Both ends use it: the
 // controller's Dynamo driver and iomark-agent --protocol iometer. No Asio: the legacy
 // conversation is strictly request-reply, one blocking thread per peer.
 // One owner per object; not thread-safe.

@@ -3,7 +3,8 @@
 //
 // Slots are aligned to buffer_alignment(logical block size) = max(4096, block size), which
 // satisfies O_DIRECT on every device and keeps buffers page-aligned (fixing IOmeter's 4-byte
-// aligned random buffers, iometer-spec §8.2 item 16). Not thread-safe; the worker owns it.
+// aligned random buffers, docs/iometer-reference.md#fix-random-buffer-alignment). Not thread-safe;
+// the worker owns it.
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // Seeing io_uring punt: does io_uring complete a target's reads itself, or does it hand each
 // one to an io-wq worker thread?
 //
-// Why it matters (issue 3): io_uring first tries every read without blocking. A driver that
+// Why it matters: io_uring first tries every read without blocking. A driver that
 // cannot promise that (zram and other bio-based drivers without nowait support) makes the
 // kernel punt the read to an io-wq worker thread: at queue depth 1 that adds a thread wake-up
 // to every I/O (17 K IOPS instead of 240 K on zram), and at depth it burns a second core.

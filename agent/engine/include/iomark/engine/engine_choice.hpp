@@ -1,7 +1,7 @@
 // `auto`'s decision, pure: given what every candidate engine did in a short read calibration
 // on one target at one queue depth (engine_trial.hpp measures it), which engine runs.
 //
-// Why measure rather than rank (issue 16): no fixed order is right everywhere. At depth 1 with
+// Why measure rather than rank: no fixed order is right everywhere. At depth 1 with
 // a synchronous driver (zram) pread is one syscall per I/O where linux-aio needs two and
 // io_uring punts every read to a worker thread; at depth the batched engines win; on a file
 // with O_DIRECT io_uring completes reads itself. So each candidate reads for a moment and the

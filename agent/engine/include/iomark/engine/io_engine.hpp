@@ -16,7 +16,8 @@
 // every engine is measured the same way.
 //
 // Results are the kernel's own: a short transfer or an error is reported as such, never
-// replaced by the requested length (unlike legacy Dynamo, iometer-spec §8.2 item 15).
+// replaced by the requested length (unlike legacy Dynamo,
+// docs/iometer-reference.md#fix-aio-timeout).
 #pragma once
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// io_uring's set-ups as candidates of `auto` (issue 16): the same engine with different ring
+// io_uring's set-ups as candidates of `auto`: the same engine with different ring
 // flags behaves differently enough that each is measured on its own, not assumed.
 //
 //   standard       COOP_TASKRUN | TASKRUN_FLAG | SUBMIT_ALL: what `--engine io_uring` runs.

@@ -1,8 +1,9 @@
-// When a network target opens and closes its connection (iometer-spec §2.10): with Test
-// Connection Rate off a target connects once and keeps the connection for the whole run;
-// with it on, the connection is closed after `transactions per connection` transactions and
-// opened again before the next one, and 0 transactions means connect and close with no I/O.
-// Both ends of a pair follow the same schedule, so the server closes when the client does.
+// When a network target opens and closes its connection
+// (docs/iometer-reference.md#connection-rate): with Test Connection Rate off a target connects once
+// and keeps the connection for the whole run; with it on, the connection is closed after
+// `transactions per connection` transactions and opened again before the next one, and 0
+// transactions means connect and close with no I/O. Both ends of a pair follow the same schedule,
+// so the server closes when the client does.
 //
 // Pure state machine: no sockets, no clock. Not thread-safe; one worker owns one.
 #pragma once

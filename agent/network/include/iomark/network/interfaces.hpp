@@ -1,4 +1,4 @@
-// This host's IPv4 interfaces for the inventory (iometer-spec §6.4 "TCP interfaces": every
+// This host's IPv4 interfaces for the inventory (docs/iometer-reference.md#discovery: every
 // interface with an IPv4 address), with the MTU and, where the driver reports it, the link
 // speed from /sys/class/net/NAME/speed. Reads the system; never fails (an unreadable
 // attribute is left unknown).

@@ -1,5 +1,6 @@
-// A network worker: one thread running one end of a TCP pair (iometer-spec §1.7, §2.10, §3.3)
-// with the same life cycle as a disk worker (agent/service/worker.hpp):
+// A network worker: one thread running one end of a TCP pair
+// (docs/iometer-reference.md#workers-and-pairs) with the same life cycle as a disk worker
+// (agent/service/worker.hpp):
 //   create() [a server listens from here on] -> set_peer_port() [client] -> start() ->
 //   record_on() -> record_off() -> stop() -> results()
 //

@@ -1,5 +1,5 @@
 // Which transfers a network target runs, decided as Dynamo decides them for disks
-// (iometer-spec §2.2-§2.4, §2.6): per burst a line drawn with the worker RNG, per
+// (docs/iometer-reference.md#access-semantics): per burst a line drawn with the worker RNG, per
 // transaction read or write with the target RNG, and a reply in the opposite direction when
 // the line has one. A "read" is a receive and a "write" a send *as the server sees it*; the
 // client, seeded alike, makes the same decisions and does the opposite (it sends what the

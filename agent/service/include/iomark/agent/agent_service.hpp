@@ -1,8 +1,7 @@
-// The agent's side of a controller connection (issue 4, "Agent service"): sends the
-// inventory, then carries out the controller's requests — PrepareTargets (test files, with
-// progress), Assignment, and the phase commands of iometer-spec §3.1 — and pushes one Sample
-// per update interval while I/O runs. Transport-agnostic: it serves any protocol::Connection,
-// TCP or in-memory, so the embedded agent and a remote one behave the same.
+// The agent's side of a controller connection: sends the inventory, then carries out the
+// controller's requests — PrepareTargets (test files, with progress), Assignment, and the phase
+// commands of one run (docs/iometer-reference.md#one-run) — and pushes one Sample per update interval while I/O runs. Transport-agnostic: it serves any
+// protocol::Connection, TCP or in-memory, so the embedded agent and a remote one behave the same.
 #pragma once
 
 #include <chrono>

@@ -1,5 +1,5 @@
 // The engines `auto` measured on this agent's targets, as its inventory reports them
-// (issue 16): per target, which engines completed reads there and which one was chosen at
+//: per target, which engines completed reads there and which one was chosen at
 // each queue depth and read size, with the calibration's reason.
 //
 // Pure: built from the agent's EngineChoiceCache (engine_choice_cache.hpp), no I/O.

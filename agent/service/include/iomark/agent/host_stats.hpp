@@ -1,4 +1,4 @@
-// Host CPU and interrupt statistics (iometer-spec §5.5), from Linux's /proc/stat.
+// Host CPU and interrupt statistics (docs/iometer-reference.md#cpu-stats), from Linux's /proc/stat.
 //
 // A snapshot is taken at the start and end of a recording window (or at each sample);
 // the difference gives per-CPU utilisation. Parsing takes text, so it is tested without

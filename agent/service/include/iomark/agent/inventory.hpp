@@ -1,11 +1,11 @@
-// The agent's inventory (issue 4): what this host offers the controller right after
+// The agent's inventory: what this host offers the controller right after
 // authentication: host facts, block devices, file systems usable for test files, the paths
 // the operator allowed and the I/O engines that work here (protocol::Inventory).
 //
 // Gathering only reads. Devices are inspected read-only (targets::inspect_block_device) and
 // no file is ever created: an existing `<mount point>/iobw.tst` is measured with stat(),
 // never written (IOmeter's discovery created and deleted iobw.tst on every file system,
-// iometer-spec §8.2 item 19).
+// docs/iometer-reference.md#fix-discovery-creates-files).
 //
 // Parsing takes text or a directory root, so tests use fake /proc and /sys content; only
 // collect_inventory() and stat_file_system() look at this machine. Every function is

@@ -1,9 +1,9 @@
-// iomark-agent speaking IOmeter 1.1.0's legacy protocol (`--protocol iometer`, issue 10):
-// it logs in to an IOmeter GUI as Dynamo does and answers every command of iometer-spec
-// §7.4 with the exact number and order of blocks Dynamo 1.1.0 sends (IOManager.cpp,
-// Process_Message), driving iomark's own RunSession. The legacy wire has no framing, so a
-// missing or extra block would desynchronise the GUI: each handler below sends exactly
-// what Dynamo sends, even when the request fails (then with `data` = 0).
+// iomark-agent speaking IOmeter 1.1.0's legacy protocol (`--protocol iometer`):
+// it logs in to an IOmeter GUI as Dynamo does and answers every command
+// (docs/iometer-reference.md#wire-commands) with the exact number and order of blocks Dynamo 1.1.0
+// sends (IOManager.cpp, Process_Message), driving iomark's own RunSession. The legacy wire has no
+// framing, so a missing or extra block would desynchronise the GUI: each handler below sends
+// exactly what Dynamo sends, even when the request fails (then with `data` = 0).
 //
 // What differs from Dynamo, on purpose:
 // - REPORT_TARGETS lists only what the operator's --allow permits (legacy_targets.hpp), and
@@ -51,7 +51,7 @@ struct LegacyAgentOptions {
   std::function<void(const std::string&)> notice;
 };
 
-// Logs in as Dynamo (iometer-spec §6.2, §7.3): opens the command port, dials the GUI at
+// Logs in as Dynamo (docs/iometer-reference.md#login): opens the command port, dials the GUI at
 // host:port, sends LOGIN (version code 0x01000100) and the Manager_Info data block, reads
 // the reply and accepts the GUI's connect-back on the command port. Errors: io_error (the
 // GUI is not there, closed, or did not connect back within login_deadline), unsupported

@@ -1,6 +1,7 @@
-// The targets an IOmeter GUI sees from this agent (REPORT_TARGETS, iometer-spec §6.4), and
-// the way back from a name in SET_TARGETS to a path. Unlike Dynamo, which lists every mount
-// and every raw device it can open, only what the operator's --allow permits is listed:
+// The targets an IOmeter GUI sees from this agent (REPORT_TARGETS,
+// docs/iometer-reference.md#discovery), and the way back from a name in SET_TARGETS to a path.
+// Unlike Dynamo, which lists every mount and every raw device it can open, only what the operator's
+// --allow permits is listed:
 // - mounted file systems at or below an allowed path, and allowed directories themselves,
 //   as logical disks named "<directory> [<fstype>]" (I/O goes to <directory>/iobw.tst;
 //   ready when that file exists and is not empty);

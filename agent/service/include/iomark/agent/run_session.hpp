@@ -1,6 +1,6 @@
 // One run on this host: targets prepared and opened, one engine and one pinned worker per
-// assignment, driven through the phases of iometer-spec §3.1 and reported as a results
-// manager row. `iomark-agent run-local` drives it directly; the agent service (issue 4)
+// assignment, driven through the phases of docs/iometer-reference.md#one-run and reported as a
+// results manager row. `iomark-agent run-local` drives it directly; the agent service
 // drives it on the controller's commands. Not thread-safe: one owner calls its members,
 // except snapshot(), which any thread may call.
 #pragma once

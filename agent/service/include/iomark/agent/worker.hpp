@@ -1,5 +1,6 @@
 // A worker: one pinned thread driving its targets through one engine, following one access
-// specification (architecture.md, "The engine contract"; iometer-spec §2, §3.1).
+// specification (architecture.md, "The engine contract";
+// docs/iometer-reference.md#access-semantics).
 //
 // Life cycle, from the thread that owns the Worker:
 //   create() -> start() [ramp-up: I/O runs, nothing is counted] -> record_on() -> ...

@@ -1,6 +1,6 @@
-// Whether a block device is in use: the facts the safety policy decides on (iometer-spec §8.2
-// item 14: Dynamo offered whole disks whose partitions were mounted, RAID members, LVM
-// physical volumes and in-use devices for destructive writes).
+// Whether a block device is in use: the facts the safety policy decides on
+// (docs/iometer-reference.md#fix-unsafe-discovery: Dynamo offered whole disks whose partitions were
+// mounted, RAID members, LVM physical volumes and in-use devices for destructive writes).
 #pragma once
 
 #include <optional>
@@ -45,8 +45,8 @@ struct BlockDeviceUsage {
   [[nodiscard]] std::vector<std::string> reasons() const;
 };
 
-// Inspects a block device node through sysfs, the mount and swap tables (mount_table.hpp), libblkid and
-// an O_EXCL open (closed again at once). Reads only; never writes to the device.
+// Inspects a block device node through sysfs, the mount and swap tables (mount_table.hpp), libblkid
+// and an O_EXCL open (closed again at once). Reads only; never writes to the device.
 // Errors: not_found (no such path), invalid_argument (not a block device), io_error.
 [[nodiscard]] Result<BlockDeviceUsage> inspect_block_device(const std::string& device_path);
 

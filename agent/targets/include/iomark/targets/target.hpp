@@ -1,5 +1,5 @@
-// Opening and sizing targets: block devices and files (iometer-spec §2.5, §6.4), behind the
-// operator's safety policy.
+// Opening and sizing targets: block devices and files (docs/iometer-reference.md#region), behind
+// the operator's safety policy.
 //
 // Who may be touched:
 //  * any target must be an allowed path (SafetyPolicy::allows, after resolving symbolic

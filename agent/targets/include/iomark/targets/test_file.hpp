@@ -1,5 +1,6 @@
-// Test-file preparation (iometer-spec §6.5, "Preparing Drives"): when a target is a directory
-// (a mounted file system), I/O goes to `<directory>/iobw.tst`, which must first be written.
+// Test-file preparation (docs/iometer-reference.md#prepare, "Preparing Drives"): when a target is a
+// directory (a mounted file system), I/O goes to `<directory>/iobw.tst`, which must first be
+// written.
 #pragma once
 
 #include <cstddef>

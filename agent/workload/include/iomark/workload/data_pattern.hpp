@@ -1,4 +1,5 @@
-// The data write I/Os carry (iometer-spec §2.8): repeating bytes, pseudo random, full random.
+// The data write I/Os carry (docs/iometer-reference.md#data-pattern): repeating bytes, pseudo
+// random, full random.
 //
 // The caller owns every buffer (aligned for O_DIRECT, allocated before the test); nothing here
 // allocates, and the per-I/O functions are O(1) apart from fill_repeating's memset.
@@ -45,16 +46,16 @@ void fill_full_random(std::span<std::byte> buffer, std::uint64_t seed) noexcept;
 
 // Where in the full-random buffer a write of `size_bytes` takes its data: WRand(buffer - size)
 // rounded down to `alignment_bytes`, so the data pointer keeps the buffer's alignment.
-// Deliberate fix (iometer-spec §8.2 item 16): Dynamo rounded down to 4 bytes, which O_DIRECT
-// rejects. When the transfer is as large as the buffer the offset is 0 and the RNG is not
-// stepped (Dynamo divided by zero there). Preconditions: size_bytes <= buffer_bytes,
+// Deliberate fix (docs/iometer-reference.md#fix-random-buffer-alignment): Dynamo rounded down to 4
+// bytes, which O_DIRECT rejects. When the transfer is as large as the buffer the offset is 0 and
+// the RNG is not stepped (Dynamo divided by zero there). Preconditions: size_bytes <= buffer_bytes,
 // alignment_bytes is a power of two.
 [[nodiscard]] std::uint64_t random_data_offset(IometerLcg& worker_rng, std::size_t buffer_bytes,
                                                std::uint32_t size_bytes, std::uint32_t alignment_bytes) noexcept;
 
-// Fills successive chunks of a test file being prepared (iometer-spec §6.5): a repeating byte
-// per chunk, one pseudo-random chunk repeated, or fresh random data per chunk. The returned
-// callable owns its state; suitable for iomark::targets::prepare_test_file.
+// Fills successive chunks of a test file being prepared (docs/iometer-reference.md#prepare): a
+// repeating byte per chunk, one pseudo-random chunk repeated, or fresh random data per chunk. The
+// returned callable owns its state; suitable for iomark::targets::prepare_test_file.
 [[nodiscard]] std::function<void(std::span<std::byte>)> make_prepare_filler(access_specs::DataPattern pattern,
                                                                             std::uint64_t seed);
 

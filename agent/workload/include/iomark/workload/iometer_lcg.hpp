@@ -1,5 +1,5 @@
-// IOmeter's random number generator (iometer-spec §2.7), reproduced bit for bit so that a
-// fixed seed yields the same line choices, read/write decisions and offsets as Dynamo.
+// IOmeter's random number generator (docs/iometer-reference.md#rng), reproduced bit for bit so that
+// a fixed seed yields the same line choices, read/write decisions and offsets as Dynamo.
 #pragma once
 
 #include <cstdint>

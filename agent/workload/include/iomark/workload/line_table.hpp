@@ -1,4 +1,4 @@
-// The 100-slot line table Dynamo builds from an access spec (iometer-spec §2.1-§2.2).
+// The 100-slot line table Dynamo builds from an access spec (docs/iometer-reference.md#line-table).
 #pragma once
 
 #include <array>

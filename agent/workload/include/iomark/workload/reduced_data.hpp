@@ -1,4 +1,4 @@
-// Write data for iomark's data-reduction patterns (access_specs::DataReduction, issue 12):
+// Write data for iomark's data-reduction patterns (access_specs::DataReduction):
 // bytes that block compressors shrink R:1 and that deduplicate D:1 over a whole target.
 //
 // API: "fill the bytes for a write of N bytes at target offset X". The bytes depend only on
@@ -90,10 +90,10 @@ class ReducedDataPool {
   std::uint64_t pool_slots_{};
 };
 
-// Fills successive chunks of a test file being prepared (iometer-spec §6.5), from offset 0 of a
-// file of `file_bytes`: the reduction's data for a target of that size when `reduction` is set
-// (file_bytes 0, "until the file system is full", makes every unit distinct), else IOmeter's
-// pattern as the other make_prepare_filler. Errors: an invalid reduction.
+// Fills successive chunks of a test file being prepared (docs/iometer-reference.md#prepare), from
+// offset 0 of a file of `file_bytes`: the reduction's data for a target of that size when
+// `reduction` is set (file_bytes 0, "until the file system is full", makes every unit distinct),
+// else IOmeter's pattern as the other make_prepare_filler. Errors: an invalid reduction.
 [[nodiscard]] Result<std::function<void(std::span<std::byte>)>> make_prepare_filler(
     access_specs::DataPattern pattern, const std::optional<access_specs::DataReduction>& reduction,
     std::uint64_t seed, std::uint64_t content_key, std::uint64_t file_bytes);

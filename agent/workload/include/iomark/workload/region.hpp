@@ -1,5 +1,6 @@
 // Where a worker's I/Os may land on one target: the accessible region, the alignment rule and
-// the wrap rule (iometer-spec §2.5). Offsets are absolute byte offsets of the device or file.
+// the wrap rule (docs/iometer-reference.md#region). Offsets are absolute byte offsets of the device
+// or file.
 #pragma once
 
 #include <cstdint>
@@ -61,7 +62,8 @@ class Alignment {
 // alignment and, when the I/O would then pass the end of the region, wraps to the start,
 // rounded up to the same alignment.
 //
-// Deliberate fix (iometer-spec §8.2 item 21): Dynamo re-aligned the wrapped start with the
+// Deliberate fix (docs/iometer-reference.md#fix-wrap-alignment): Dynamo re-aligned the wrapped
+// start with the
 // *sector* mask whenever the line's alignment was a power of two, so a region starting off the
 // user alignment produced one misaligned I/O per wrap. We always use the line's alignment.
 // Precondition: fits(size_bytes, alignment, region).

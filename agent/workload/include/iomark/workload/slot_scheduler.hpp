@@ -1,4 +1,4 @@
-// Outstanding-I/O slots of one worker (iometer-spec §2.9).
+// Outstanding-I/O slots of one worker (docs/iometer-reference.md#queue-depth).
 #pragma once
 
 #include <cstdint>

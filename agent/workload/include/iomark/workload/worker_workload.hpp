@@ -1,4 +1,5 @@
-// What one worker issues next, decided exactly as Dynamo decides it (iometer-spec §2.2-§2.9).
+// What one worker issues next, decided exactly as Dynamo decides it
+// (docs/iometer-reference.md#access-semantics).
 //
 // Pure computation: no I/O, no clock, no sleeping. The worker loop owns time, the engine and
 // the buffers; it asks this class which I/O to issue on which slot and reports completions:
@@ -112,9 +113,10 @@ class WorkerWorkload {
   //
   // Repeating-bytes fill values come from a stream of their own (Dynamo used the C library's
   // rand(), which never touched the offsets either). Deliberate differences from Dynamo, which
-  // only matter when lines change between a request and its reply: the reply uses its own transaction's line for alignment, and the wrap test
-  // uses the size of the I/O being placed (Dynamo used the current burst's request size, so
-  // a reply larger than the request could run past the end of the region).
+  // only matter when lines change between a request and its reply: the reply uses its own
+  // transaction's line for alignment, and the wrap test uses the size of the I/O being placed
+  // (Dynamo used the current burst's request size, so a reply larger than the request could run
+  // past the end of the region).
   [[nodiscard]] Step next_io(std::uint32_t slot, Nanoseconds now) noexcept;
 
   // The I/O last issued on `slot` has completed (successfully or not: failures are counted by
