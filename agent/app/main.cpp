@@ -70,14 +70,11 @@ int main(int argc, char** argv) {
 
   app.callback([&] {
     if (!app.get_subcommands().empty()) return;
-    if (serve.protocol == "iometer") {
-      // The legacy session has no stop point of its own: a signal ends it at once (128+signal).
-      exit_code = iomark::agent_app::serve_iometer(serve);
-      return;
-    }
+    // Both daemons stop on SIGINT or SIGTERM with exit code 0 (the unit's clean stop).
     const auto stop = stop_signals.request_stop_on(
         [](int signal_number) { spdlog::info("stopping on SIG{}", sigabbrev_np(signal_number)); });
-    exit_code = iomark::agent_app::serve(serve, stop);
+    exit_code = serve.protocol == "iometer" ? iomark::agent_app::serve_iometer(serve, stop)
+                                            : iomark::agent_app::serve(serve, stop);
   });
   try {
     app.parse(argc, argv);

@@ -28,7 +28,10 @@ struct ServeOptions {
 int serve(const ServeOptions& options, std::stop_token stop);
 
 // --protocol iometer: log in to an IOmeter 1.1.0 GUI at -i as Dynamo does and serve it
-// (serve_iometer.cpp). Returns the process exit code.
-int serve_iometer(const ServeOptions& options);
+// (serve_iometer.cpp). Returns the process exit code: 0 on EXIT MANAGER, on a GUI that closes
+// the connection with no test running, and on `stop` (SIGINT, SIGTERM); 5 when the GUI
+// answers WRONG_VERSION; 1 when the GUI is lost in the middle of a test or breaks the
+// protocol; 3 for options the protocol cannot take.
+int serve_iometer(const ServeOptions& options, std::stop_token stop);
 
 }  // namespace iomark::agent_app

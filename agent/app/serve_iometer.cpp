@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "iomark/agent/legacy_session.hpp"
+#include "iomark/app_runtime/service_notify.hpp"
 #include "iomark/common/exit_code.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/transport/host_port.hpp"
@@ -20,7 +21,7 @@ constexpr auto kLoginRetry = std::chrono::milliseconds(200);
 
 }  // namespace
 
-int serve_iometer(const ServeOptions& options) {
+int serve_iometer(const ServeOptions& options, std::stop_token stop) {
   const auto refuse = [](const std::string& what) {
     spdlog::error("{}", what);
     return to_int(ExitCode::bad_input);
@@ -42,38 +43,63 @@ int serve_iometer(const ServeOptions& options) {
   legacy.own_address = options.own_address;
   legacy.policy = std::move(*policy);
   legacy.notice = [](const std::string& text) { spdlog::info("{}", text); };
+  legacy.refusal = [](const std::string& text) { spdlog::error("{}", text); };
+  // Describing every message costs a little: only when someone reads it (--log-level trace).
+  if (spdlog::should_log(spdlog::level::trace)) {
+    legacy.trace = [](const std::string& text) { spdlog::trace("{}", text); };
+  }
+  const std::string where = transport::to_string(*gui);
   spdlog::warn("agent '{}': IOmeter protocol, logging in to {} (the legacy protocol has no authentication: anyone "
                "who reaches the command port can drive this agent within --allow)",
-               legacy.manager_name, transport::to_string(*gui));
+               legacy.manager_name, where);
 
+  const auto stopped = [] {
+    app_runtime::notify_stopping();
+    return to_int(ExitCode::ok);
+  };
   agent::LegacySession session(legacy);
   std::string last_problem;  // said once, not every 200 ms
-  for (;;) {
-    auto channel = agent::legacy_login(legacy, gui->host, gui->port);
+  bool ready = false;
+  while (!stop.stop_requested()) {
+    auto channel = agent::legacy_login(legacy, gui->host, gui->port, stop);
     if (!channel) {
       const auto code = channel.error().code();
+      if (code == ErrorCode::cancelled) return stopped();
       if (code == ErrorCode::io_error || code == ErrorCode::not_found || code == ErrorCode::timed_out) {
         if (channel.error().describe() != last_problem) {
           last_problem = channel.error().describe();
           spdlog::warn("{}; retrying", last_problem);
+          app_runtime::notify_status("logging in to the IOmeter GUI at " + where + ": " + last_problem + "; retrying");
         }
-        std::this_thread::sleep_for(kLoginRetry);  // the GUI is not there (yet)
+        std::this_thread::sleep_for(kLoginRetry);  // the GUI is not there (yet); the loop checks `stop`
         continue;
       }
       spdlog::error("{}", channel.error().describe());
-      return to_int(ExitCode::run_failed);
+      // WRONG_VERSION will not change by retrying: "refused", which the unit does not restart.
+      return to_int(code == ErrorCode::unsupported ? ExitCode::refused : ExitCode::run_failed);
     }
     last_problem.clear();
-    spdlog::info("logged in; the GUI connected back");
-    auto ended = session.serve(*channel);
+    spdlog::info("logged in to the IOmeter GUI at {}; it connected back", where);
+    if (!ready) app_runtime::notify_ready("serving the IOmeter GUI at " + where);
+    ready = true;
+    auto ended = session.serve(*channel, stop);
     if (!ended) {
       // Dynamo exits when its command channel breaks; so does this agent, with the reason.
       spdlog::error("{}", ended.error().describe());
       return to_int(ExitCode::run_failed);
     }
-    if (*ended == agent::LegacyEnd::exit_manager) return 0;
-    spdlog::info("RESET: logging in again");
+    switch (*ended) {
+      case agent::LegacyEnd::exit_manager:
+        spdlog::info("EXIT from the GUI: done");
+        return to_int(ExitCode::ok);
+      case agent::LegacyEnd::closed:
+        spdlog::info("the GUI closed the connection with no test running: done");
+        return to_int(ExitCode::ok);
+      case agent::LegacyEnd::stopped: return stopped();
+      case agent::LegacyEnd::reset: spdlog::info("RESET: logging in again"); break;
+    }
   }
+  return stopped();
 }
 
 }  // namespace iomark::agent_app

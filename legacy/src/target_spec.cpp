@@ -118,7 +118,11 @@ Result<TargetSpec> decode_one(std::span<const std::byte> block, std::size_t inde
       d.not_mounted = image::get_i32(block, details + disk::kNotMounted) != 0;
       d.ready = image::get_i32(block, details + disk::kReady) != 0;
       const auto sector_size = image::get_i32(block, details + disk::kSectorSize);
-      if (sector_size < 1 || static_cast<std::uint32_t>(sector_size) > kMaxSectorSize) {
+      // An assignment's sector size and ready flag are the GUI's worker defaults (zero from
+      // IOmeter 1.1.0): Dynamo never reads them, it measures both when it opens the target
+      // (docs/iometer-gui-messages.md). They are kept as sent, unchecked and unused.
+      if (use == TargetListUse::discovery &&
+          (sector_size < 1 || static_cast<std::uint32_t>(sector_size) > kMaxSectorSize)) {
         return fail(bad(ErrorCode::parse_error, index, "disk_info.sector_size",
                         std::to_string(sector_size) + " is outside 1.." + std::to_string(kMaxSectorSize)));
       }

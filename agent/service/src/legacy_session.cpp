@@ -1,5 +1,7 @@
 #include "iomark/agent/legacy_session.hpp"
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <stop_token>
 #include <thread>
@@ -21,6 +23,8 @@ using transport::LegacySocket;
 
 constexpr double kNanosecondTicksPerSecond = 1e9;
 constexpr auto kPreparePoll = std::chrono::milliseconds(200);
+// How often the wait for the GUI's next command looks at the stop token.
+constexpr auto kStopPoll = std::chrono::milliseconds(500);
 
 Result<void> send_message(LegacySocket& channel, legacy::Message message, std::chrono::milliseconds within) {
   const auto bytes = legacy::encode_message(message);
@@ -44,6 +48,55 @@ Result<legacy::Message> receive_message(LegacySocket& channel, std::optional<ste
 
 Error in_command(Error error, Purpose purpose) {
   return Error(error.code(), std::string(legacy::to_string(purpose)) + ": " + error.describe());
+}
+
+std::string who_text(std::int32_t who) {
+  if (who == legacy::kAllWorkers) return "ALL_WORKERS";
+  if (who == legacy::kManager) return "MANAGER";
+  return std::to_string(who);
+}
+
+std::string describe(const legacy::Message& message) {
+  const auto name = legacy::to_string(message.purpose);
+  std::string text = name.empty() ? "purpose " + std::to_string(static_cast<std::int32_t>(message.purpose))
+                                  : std::string(name);
+  return text + " " + who_text(message.data);
+}
+
+std::string block_text(std::string_view what) {
+  return "block (" + std::to_string(legacy::kDataMessageBytes) + " bytes): " + std::string(what);
+}
+
+std::string hex32(std::uint32_t value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08X", value);
+  return text;
+}
+
+// "count 1: 'sdb' type 0x4C000000, queue depth 4, maximum size 0 sectors, starting sector 0, seed 42"
+std::string describe_targets(std::int32_t count, const std::vector<legacy::TargetSpec>* targets) {
+  std::string text = "Target_Spec count " + std::to_string(count);
+  if (targets == nullptr) return text;
+  constexpr std::size_t kShown = 4;
+  for (std::size_t i = 0; i < targets->size() && i < kShown; ++i) {
+    const auto& t = (*targets)[i];
+    text += (i == 0 ? ": '" : "; '") + t.name + "' type " + hex32(t.type) + ", queue depth " +
+            std::to_string(t.queue_depth) + ", data pattern " + std::to_string(static_cast<int>(t.data_pattern)) +
+            ", seed " + std::to_string(t.random_seed);
+    if (const auto* d = std::get_if<legacy::DiskDetails>(&t.details)) {
+      text += ", maximum size " + std::to_string(d->maximum_size_sectors) + " sectors, starting sector " +
+              std::to_string(d->starting_sector);
+    }
+  }
+  if (targets->size() > kShown) text += "; ...";
+  return text;
+}
+
+std::string describe_spec(const access_specs::AccessSpec& spec) {
+  if (spec.lines.empty()) return "Test_Spec '" + spec.name + "': idle";
+  std::string text = "Test_Spec '" + spec.name + "', " + std::to_string(spec.lines.size()) + " line(s) read:";
+  for (const auto& line : spec.lines) text += " [" + access_specs::format_spec_line(line) + "]";
+  return text;
 }
 
 legacy::RawResult to_raw_result(const IoCounters& counters) {
@@ -85,13 +138,21 @@ legacy::ManagerResults to_manager_results(const std::vector<results::CpuUtilizat
 }  // namespace
 
 Result<LegacySocket> legacy_login(const LegacyAgentOptions& options, const std::string& gui_host,
-                                  std::uint16_t gui_port) {
+                                  std::uint16_t gui_port, std::stop_token stop) {
+  const auto stopped = [&stop](Error error) -> Result<LegacySocket> {
+    if (stop.stop_requested()) return fail(ErrorCode::cancelled, "login: stopped");
+    return tl::unexpected(std::move(error));
+  };
   // Dynamo opens its command port before logging in, so the login can announce it.
   auto command_port = transport::LegacyListener::open_any_port();
   if (!command_port) return tl::unexpected(command_port.error());
   const auto login_by = steady_clock::now() + options.login_deadline;
   auto login = LegacySocket::connect(gui_host, gui_port, login_by);
-  if (!login) return tl::unexpected(login.error());
+  if (!login) return stopped(login.error());
+  // A GUI that takes the connection but not the login would hold a stop for the whole login
+  // deadline: a stop shuts the socket, which ends every wait on it at once.
+  const int login_fd = login->fd();
+  const std::stop_callback wake(stop, [login_fd] { ::shutdown(login_fd, SHUT_RDWR); });
 
   legacy::ManagerInfo info;
   info.manager_name = options.manager_name;
@@ -102,14 +163,14 @@ Result<LegacySocket> legacy_login(const LegacyAgentOptions& options, const std::
   auto info_block = legacy::encode_manager_info(info);
   if (!info_block) return tl::unexpected(info_block.error());
   if (auto sent = send_message(*login, {Purpose::login, legacy::kVersionCode_1_1_0}, options.login_deadline); !sent) {
-    return tl::unexpected(sent.error());
+    return stopped(sent.error());
   }
   if (auto sent = login->send_all(*info_block, steady_clock::now() + options.login_deadline); !sent) {
-    return tl::unexpected(sent.error());
+    return stopped(sent.error());
   }
 
   auto answer = receive_message(*login, login_by, options.login_deadline);
-  if (!answer) return fail(ErrorCode::io_error, "login: no answer from the GUI: " + answer.error().describe());
+  if (!answer) return stopped(Error(ErrorCode::io_error, "login: no answer from the GUI: " + answer.error().describe()));
   if (answer->data == static_cast<std::int32_t>(Purpose::wrong_version)) {
     return fail(ErrorCode::unsupported, "login: the GUI answered WRONG_VERSION: it is not IOmeter 1.1.x");
   }
@@ -120,7 +181,14 @@ Result<LegacySocket> legacy_login(const LegacyAgentOptions& options, const std::
   }
   // The GUI keeps the login connection open until it has connected back and asked its
   // first questions; Dynamo never uses it again.
-  return command_port->accept(steady_clock::now() + options.login_deadline);
+  const auto accept_by = steady_clock::now() + options.login_deadline;
+  for (;;) {
+    auto accepted = command_port->accept(std::min(accept_by, steady_clock::now() + kStopPoll));
+    if (accepted || accepted.error().code() != ErrorCode::timed_out || steady_clock::now() >= accept_by) {
+      return accepted;
+    }
+    if (stop.stop_requested()) return fail(ErrorCode::cancelled, "login: stopped");
+  }
 }
 
 LegacySession::LegacySession(LegacyAgentOptions options) : options_(std::move(options)) {}
@@ -133,23 +201,55 @@ void LegacySession::tell(const std::string& text) const {
   if (options_.notice) options_.notice(text);
 }
 
-void LegacySession::tell_no_such_worker(std::string_view command, std::int32_t who) const {
-  tell(std::string(command) + ": worker " + std::to_string(who) + " does not exist (" + std::to_string(workers_.size()) +
-       " workers)");
+void LegacySession::refuse(const std::string& text) const {
+  if (options_.refusal) options_.refusal(text);
 }
 
-Result<LegacyEnd> LegacySession::serve(LegacySocket& channel) {
+void LegacySession::trace(const std::string& text) const {
+  if (options_.trace) options_.trace(text);
+}
+
+void LegacySession::refuse_no_such_worker(std::string_view command, std::int32_t who) const {
+  refuse(std::string(command) + ": worker " + who_text(who) + " does not exist (" + std::to_string(workers_.size()) +
+         " workers): answered 0");
+}
+
+Result<LegacyEnd> LegacySession::serve(LegacySocket& channel, std::stop_token stop) {
   channel_ = &channel;
+  stop_ = std::move(stop);
   struct DropEverything {
     LegacySession& session;
     ~DropEverything() {
       session.remove_workers(legacy::kAllWorkers);
       session.channel_ = nullptr;
+      session.stop_ = {};
     }
   } drop{*this};
   for (;;) {
-    auto message = receive_message(channel, std::nullopt, options_.block_deadline);
+    // The GUI may idle for hours between commands: no deadline for the first byte.
+    while (!channel.readable(kStopPoll)) {
+      if (stop_.stop_requested()) return LegacyEnd::stopped;
+    }
+    if (stop_.stop_requested()) return LegacyEnd::stopped;
+    std::array<std::byte, legacy::kMessageBytes> bytes{};
+    if (auto first = channel.receive_exact(std::span(bytes).first(1), steady_clock::now() + options_.block_deadline);
+        !first) {
+      // Readable, yet no byte: the GUI went away between two commands. After the results (or
+      // before any test) that is how a GUI ends, as Dynamo takes it; during a test it is not.
+      if (test_running()) {
+        return fail(ErrorCode::io_error, "the GUI " + first.error().describe() +
+                                             " in the middle of a test (after START, before STOP)");
+      }
+      trace("in: the GUI " + first.error().describe() + " between commands, no test running");
+      return LegacyEnd::closed;
+    }
+    if (auto rest = channel.receive_exact(std::span(bytes).subspan(1), steady_clock::now() + options_.block_deadline);
+        !rest) {
+      return tl::unexpected(rest.error());
+    }
+    auto message = legacy::decode_message(bytes);
     if (!message) return tl::unexpected(message.error());
+    if (tracing()) trace("in: " + describe(*message));
     auto handled = handle(*message);
     if (!handled) return tl::unexpected(in_command(handled.error(), message->purpose));
     if (*handled) return **handled;
@@ -166,6 +266,10 @@ Result<std::optional<LegacyEnd>> LegacySession::handle(const legacy::Message& me
     case Purpose::add_workers: {
       const auto room = static_cast<std::int32_t>(legacy::kMaxWorkers - workers_.size());
       const auto made = std::clamp(message.data, 0, room);
+      if (made != message.data) {
+        refuse("ADD_WORKERS: data " + std::to_string(message.data) + " is outside 0.." + std::to_string(room) +
+               " (at most " + std::to_string(legacy::kMaxWorkers) + " workers): added " + std::to_string(made));
+      }
       workers_.resize(workers_.size() + static_cast<std::size_t>(made));
       return done(reply(message.purpose, made));
     }
@@ -185,7 +289,7 @@ Result<std::optional<LegacyEnd>> LegacySession::handle(const legacy::Message& me
       std::int32_t ok = 0;
       if (run_) {
         auto started = run_->start();
-        if (!started) tell("BEGIN_IO: " + started.error().describe());
+        if (!started) refuse("BEGIN_IO: " + started.error().describe() + ": answered 0");
         ok = started ? 1 : 0;
       }
       return done(reply(message.purpose, ok));
@@ -234,10 +338,16 @@ Result<void> LegacySession::report_targets() {
   // Disks, then TCP interfaces, then VI NICs: network targets over the legacy protocol are
   // left to the network-workers issue, so the last two lists are empty.
   const std::span<const legacy::TargetSpec> none;
+  constexpr std::array<std::string_view, 3> kLists{"disks", "TCP interfaces", "VI NICs"};
+  std::size_t list_index = 0;
   for (const auto list : {std::span<const legacy::TargetSpec>(disks), none, none}) {
     auto block = legacy::encode_target_list(list);
     if (!block) return tl::unexpected(block.error());
-    if (auto sent = send_block(*block); !sent) return sent;
+    const std::string what = tracing() ? "REPORT_TARGETS " + std::string(kLists[list_index]) + ", " +
+                                             std::to_string(list.size()) + " target(s)"
+                                       : std::string();
+    if (auto sent = send_block(*block, what); !sent) return sent;
+    ++list_index;
   }
   return {};
 }
@@ -248,16 +358,22 @@ Result<void> LegacySession::set_targets(std::int32_t who) {
   std::int32_t ok = 0;
   const auto slots = addressed(who);
   auto assigned = legacy::decode_target_list(*block, legacy::TargetListUse::assignment);
+  if (tracing()) {
+    trace("in: SET_TARGETS " +
+          block_text(describe_targets(legacy::data_block_count_field(*block), assigned ? &*assigned : nullptr)));
+  }
   if (slots.empty()) {
-    tell_no_such_worker("SET_TARGETS", who);
+    refuse_no_such_worker("SET_TARGETS", who);
   } else if (!assigned) {
-    tell("SET_TARGETS: " + assigned.error().describe());
+    refuse("SET_TARGETS: " + assigned.error().describe() + ": answered 0");
   } else {
     std::vector<std::string> paths;
-    for (const auto& target : *assigned) {
+    for (std::size_t i = 0; i < assigned->size(); ++i) {
+      const auto& target = (*assigned)[i];
       const auto* listed = find_legacy_target(listed_, target.name);
       if (listed == nullptr || !legacy::is_type(target.type, legacy::target_type::kGenericDisk)) {
-        tell("SET_TARGETS: '" + target.name + "' is not a target this agent listed");
+        refuse("SET_TARGETS: Target_Spec[" + std::to_string(i) + "].name: '" + target.name +
+               "' is not a target this agent listed: answered 0");
         break;
       }
       paths.push_back(listed->path);
@@ -272,7 +388,7 @@ Result<void> LegacySession::set_targets(std::int32_t who) {
   }
   if (auto sent = reply(Purpose::set_targets, ok); !sent) return sent;
   // Dynamo echoes the block it received (filling in TCP ports, which disks do not have).
-  return send_block(*block);
+  return send_block(*block, "SET_TARGETS echo");
 }
 
 Result<void> LegacySession::set_access(std::int32_t who) {
@@ -281,10 +397,11 @@ Result<void> LegacySession::set_access(std::int32_t who) {
   std::int32_t ok = 0;
   const auto slots = addressed(who);
   auto spec = legacy::decode_test_spec(*block);
+  if (tracing()) trace("in: SET_ACCESS " + block_text(spec ? describe_spec(*spec) : "Test_Spec, refused"));
   if (slots.empty()) {
-    tell_no_such_worker("SET_ACCESS", who);
+    refuse_no_such_worker("SET_ACCESS", who);
   } else if (!spec) {
-    tell("SET_ACCESS: " + spec.error().describe());
+    refuse("SET_ACCESS: " + spec.error().describe() + ": answered 0");
   } else {
     for (auto* slot : slots) slot->spec = *spec;
     ok = 1;
@@ -317,8 +434,10 @@ Result<void> LegacySession::prepare_disks() {
   });
   std::optional<Error> channel_failure;
   while (!finished) {
+    if (stop_.stop_requested()) writer.request_stop();  // serve() ends on it once answered
     if (!channel_->readable(kPreparePoll)) continue;
     auto message = receive_message(*channel_, steady_clock::now() + options_.block_deadline, options_.block_deadline);
+    if (message && tracing()) trace("in: " + describe(*message));
     if (message && message->purpose == Purpose::stop_prepare) {
       writer.request_stop();
       continue;
@@ -332,7 +451,7 @@ Result<void> LegacySession::prepare_disks() {
   }
   writer.join();
   if (channel_failure) return tl::unexpected(*channel_failure);
-  if (failure) tell("PREP_DISKS: " + failure->describe());
+  if (failure) refuse("PREP_DISKS: " + failure->describe() + ": answered 0");
   return reply(Purpose::prep_disks, failure ? 0 : 1);
 }
 
@@ -349,11 +468,13 @@ std::int32_t LegacySession::start_test() {
     worker.spec = slot.spec;
     const auto& first = slot.targets.front();
     worker.data_pattern = static_cast<access_specs::DataPattern>(first.data_pattern);
-    if (first.use_fixed_seed) worker.fixed_seed = first.fixed_seed_value;
     for (std::size_t i = 0; i < slot.targets.size(); ++i) {
       TargetAssignment target;
       target.path = slot.paths[i];
       target.queue_depth = slot.targets[i].queue_depth;
+      // Dynamo seeds each target's generator with its Target_Spec.random, where the GUI put
+      // the worker's fixed seed (or a timestamp); fixed_seed_value is a leftover it never reads.
+      target.seed = slot.targets[i].random_seed;
       if (const auto* disk = std::get_if<legacy::DiskDetails>(&slot.targets[i].details)) {
         target.starting_sector = disk->starting_sector;
         target.maximum_size_sectors = disk->maximum_size_sectors;
@@ -367,7 +488,7 @@ std::int32_t LegacySession::start_test() {
   if (assignment.workers.empty()) return 1;  // nothing to run here: Dynamo starts nobody and says yes
   auto prepared = RunSession::prepare(assignment, options_.policy);
   if (!prepared) {
-    tell("START: " + prepared.error().describe());
+    refuse("START: " + prepared.error().describe() + ": answered 0");
     return 0;
   }
   run_ = std::move(*prepared);
@@ -388,7 +509,11 @@ Result<void> LegacySession::report_results(bool since_last_update) {
   auto manager = legacy::encode_manager_results(
       to_manager_results(measured ? measured->cpus : std::vector<results::CpuUtilization>{}, cpu_count));
   if (!manager) return tl::unexpected(manager.error());
-  if (auto sent = send_block(*manager); !sent) return sent;
+  const std::string command = since_last_update ? "REPORT_UPDATE" : "REPORT_RESULTS";
+  const std::string manager_what =
+      tracing() ? command + " Manager_Results, " + std::to_string(measured ? measured->cpus.size() : 0) + " CPU(s)"
+                : std::string();
+  if (auto sent = send_block(*manager, manager_what); !sent) return sent;
 
   // One block per active worker, in worker order: exactly the workers the GUI counts.
   std::size_t active = 0;
@@ -418,7 +543,19 @@ Result<void> LegacySession::report_results(bool since_last_update) {
     }
     auto block = legacy::encode_worker_results(worker);
     if (!block) return tl::unexpected(block.error());
-    if (auto sent = send_block(*block); !sent) return sent;
+    std::string what;
+    if (tracing()) {
+      std::uint64_t reads = 0;
+      std::uint64_t writes = 0;
+      for (const auto& t : worker.targets) {
+        reads += t.read_count;
+        writes += t.write_count;
+      }
+      what = command + " Worker_Results of worker " + std::to_string(active) + ", " +
+             std::to_string(worker.targets.size()) + " target(s), " + std::to_string(reads) + " reads, " +
+             std::to_string(writes) + " writes in " + std::to_string(worker.time_end - worker.time_start) + " ns";
+    }
+    if (auto sent = send_block(*block, what); !sent) return sent;
     ++active;
   }
   return {};
@@ -453,10 +590,12 @@ Result<legacy::DataBlock> LegacySession::receive_block() {
 }
 
 Result<void> LegacySession::reply(Purpose purpose, std::int32_t data) {
+  if (tracing()) trace("out: " + describe({purpose, data}));
   return send_message(*channel_, {purpose, data}, options_.block_deadline);
 }
 
-Result<void> LegacySession::send_block(const legacy::DataBlock& block) {
+Result<void> LegacySession::send_block(const legacy::DataBlock& block, std::string_view what) {
+  if (tracing()) trace("out: " + block_text(what));
   return channel_->send_all(block, steady_clock::now() + options_.block_deadline);
 }
 

@@ -2,6 +2,7 @@
 // run on a temporary test file, hostile input, and the differential test against the real
 // Dynamo 1.1.0 built from ../shared (skipped, naming what is missing, where it is absent).
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -302,12 +303,128 @@ TEST(LegacyAgent, ShortBlockTimesOutInsteadOfHanging) {
   expect_closed_and_failed(*under_test, 8s, "SET_ACCESS: stalled: 1000 of 888840 bytes arrived before the deadline");
 }
 
-TEST(LegacyAgent, WrongVersionAnswerEndsTheAgent) {
+// WRONG_VERSION does not change by retrying: exit 5 ("refused"), which the unit does not restart.
+TEST(LegacyAgent, WrongVersionAnswerEndsTheAgentAsRefused) {
   auto under_test = start_agent();
   ASSERT_TRUE(under_test);
   ASSERT_TRUE(under_test->gui.accept_login(FakeGui::LoginAnswer::wrong_version));
-  EXPECT_EQ(under_test->agent->wait_exit(5s), 1);
+  EXPECT_EQ(under_test->agent->wait_exit(5s), 5);
   EXPECT_NE(read_file(under_test->log()).find("WRONG_VERSION"), std::string::npos) << read_file(under_test->log());
+}
+
+// The line of the agent's log holding `text` (empty when none does).
+std::string log_line_with(const AgentUnderTest& under_test, const std::string& text) {
+  std::istringstream log(read_file(under_test.log()));
+  for (std::string line; std::getline(log, line);) {
+    if (line.find(text) != std::string::npos) return line;
+  }
+  return {};
+}
+
+// A GUI that closes the connection after the results ends the agent as EXIT does.
+TEST(LegacyAgent, CloseAfterTheResultsEndsTheAgentWithZero) {
+  auto under_test = start_agent();
+  ASSERT_TRUE(under_test);
+  Plan plan{.target = (under_test->dir.path() / "data").string(), .record = 500ms};
+  plan.ending = Plan::Ending::close;
+  auto outcome = run_plan(under_test->gui, plan);
+  ASSERT_TRUE(outcome) << outcome.error().describe() << "\n" << read_file(under_test->log());
+  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+  EXPECT_FALSE(log_line_with(*under_test, "closed the connection with no test running").empty())
+      << read_file(under_test->log());
+  EXPECT_TRUE(log_line_with(*under_test, "error").empty()) << read_file(under_test->log());
+}
+
+// ... but a GUI lost while the workers run is a failed run.
+TEST(LegacyAgent, CloseInTheMiddleOfATestEndsTheAgentWithOne) {
+  auto under_test = start_agent();
+  ASSERT_TRUE(under_test);
+  auto& gui = under_test->gui;
+  auto assigned = assign_plan(gui, {.target = (under_test->dir.path() / "data").string()});
+  ASSERT_TRUE(assigned) << assigned.error().describe() << "\n" << read_file(under_test->log());
+  for (const auto purpose : {Purpose::prep_disks, Purpose::start, Purpose::begin_io}) {
+    ASSERT_TRUE(gui.send(purpose, legacy::kAllWorkers));
+    auto answer = gui.receive();
+    ASSERT_TRUE(answer && answer->data == 1) << read_file(under_test->log());
+  }
+  gui.close_channel();
+  EXPECT_EQ(under_test->agent->wait_exit(5s), 1) << read_file(under_test->log());
+  const auto line = log_line_with(*under_test, "in the middle of a test");
+  EXPECT_NE(line.find("error"), std::string::npos) << read_file(under_test->log());
+}
+
+// SIGTERM (systemctl stop) and SIGINT end the agent with 0, as they end the iomark daemon:
+// while it waits for the GUI, while it waits for a command, and while workers run.
+TEST(LegacyAgent, SigtermAndSigintEndTheAgentWithZero) {
+  for (const int signal_number : {SIGTERM, SIGINT}) {
+    SCOPED_TRACE(sigabbrev_np(signal_number));
+    {
+      auto under_test = start_agent();  // never logged in: it retries until the signal
+      ASSERT_TRUE(under_test);
+      std::this_thread::sleep_for(300ms);
+      under_test->agent->signal(signal_number);
+      EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+    }
+    {
+      auto under_test = start_agent();
+      ASSERT_TRUE(under_test);
+      ASSERT_TRUE(under_test->gui.accept_login());
+      under_test->agent->signal(signal_number);
+      EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+    }
+    {
+      auto under_test = start_agent();
+      ASSERT_TRUE(under_test);
+      auto& gui = under_test->gui;
+      ASSERT_TRUE(assign_plan(gui, {.target = (under_test->dir.path() / "data").string()}));
+      for (const auto purpose : {Purpose::prep_disks, Purpose::start, Purpose::begin_io}) {
+        ASSERT_TRUE(gui.send(purpose, legacy::kAllWorkers));
+        ASSERT_TRUE(gui.receive());
+      }
+      under_test->agent->signal(signal_number);
+      EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+      EXPECT_TRUE(gui.channel_closed_within(1s));
+    }
+  }
+}
+
+// --log-level trace shows every message both ways with what its block holds; a refusal is
+// an `error` line naming the message, the field and the value.
+TEST(LegacyAgent, TraceLogsEveryMessageAndRefusalsAreErrors) {
+  auto under_test = start_agent(Options::command_line, {"--log-level", "trace"});
+  ASSERT_TRUE(under_test);
+  auto outcome = run_plan(under_test->gui, {.target = (under_test->dir.path() / "data").string(), .record = 500ms});
+  ASSERT_TRUE(outcome) << outcome.error().describe() << "\n" << read_file(under_test->log());
+  EXPECT_EQ(under_test->agent->wait_exit(5s), 0);
+  for (const std::string expected :
+       {"in: REPORT_TARGETS MANAGER", "out: block (888840 bytes): REPORT_TARGETS disks, 1 target(s)",
+        "in: ADD_WORKERS 1", "out: ADD_WORKERS 1", "in: SET_ACCESS 0",
+        "in: SET_ACCESS block (888840 bytes): Test_Spec 'plan', 1 line(s) read: [4096,100,67,100,0,1,4096,0]",
+        "in: SET_TARGETS block (888840 bytes): Target_Spec count 1: '", "out: block (888840 bytes): SET_TARGETS echo",
+        "in: START ALL_WORKERS", "out: START 1", "in: RECORD_ON ALL_WORKERS",
+        "out: block (888840 bytes): REPORT_UPDATE Manager_Results", "in: STOP ALL_WORKERS", "out: STOP ALL_WORKERS",
+        "out: block (888840 bytes): REPORT_RESULTS Worker_Results of worker 0, 1 target(s), ", "in: EXIT MANAGER"}) {
+    EXPECT_FALSE(log_line_with(*under_test, expected).empty()) << "no trace line with: " << expected;
+  }
+
+  auto refused = start_agent();
+  ASSERT_TRUE(refused);
+  auto& gui = refused->gui;
+  ASSERT_TRUE(gui.accept_login());
+  ASSERT_TRUE(gui.send(Purpose::add_workers, 1));
+  ASSERT_TRUE(gui.receive());
+  auto spec = legacy::encode_test_spec({"bad", access_specs::DefaultAssignment::none, {{4096, 100, 101, 0, 0, 1, 0, 0}}});
+  ASSERT_TRUE(spec);
+  ASSERT_TRUE(gui.send(Purpose::set_access, 0));
+  ASSERT_TRUE(gui.send_block(*spec));
+  auto answer = gui.receive();
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->data, 0);  // as Dynamo answers a SET_ACCESS it could not take
+  expect_exit_manager_ends_agent(*refused);
+  const auto line = log_line_with(*refused, "SET_ACCESS: ");
+  EXPECT_NE(line.find("error"), std::string::npos) << line;
+  EXPECT_NE(line.find("Test_Spec.access[0].reads"), std::string::npos) << line;
+  EXPECT_NE(line.find("101"), std::string::npos) << line;
 }
 
 TEST(LegacyAgent, StopPrepareCutsPreparationShort) {

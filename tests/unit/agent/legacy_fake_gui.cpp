@@ -64,6 +64,10 @@ ChildProcess::~ChildProcess() {
   ::waitpid(pid_, nullptr, 0);
 }
 
+void ChildProcess::signal(int signal_number) const {
+  if (pid_ > 0) ::kill(pid_, signal_number);
+}
+
 std::optional<int> ChildProcess::wait_exit(std::chrono::milliseconds wait) {
   const auto until = steady_clock::now() + wait;
   while (pid_ > 0) {
@@ -186,6 +190,12 @@ bool FakeGui::channel_closed_within(std::chrono::milliseconds wait) {
   return false;
 }
 
+void FakeGui::close_channel() {
+  transcript_.push_back("gui: close");
+  channel_ = transport::LegacySocket();
+  login_ = transport::LegacySocket();
+}
+
 namespace {
 
 Result<legacy::Message> expect_reply(FakeGui& gui, Purpose purpose) {
@@ -306,6 +316,10 @@ Result<PlanOutcome> run_plan(FakeGui& gui, const Plan& plan) {
   auto results = legacy::decode_worker_results((*final_blocks)[1]);
   if (!results) return tl::unexpected(results.error());
   outcome.results = *results;
+  if (plan.ending == Plan::Ending::close) {
+    gui.close_channel();
+    return outcome;
+  }
   if (auto sent = gui.send(Purpose::exit, legacy::kManager); !sent) return tl::unexpected(sent.error());
   return outcome;
 }

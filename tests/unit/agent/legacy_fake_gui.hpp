@@ -36,6 +36,8 @@ class ChildProcess {
   ~ChildProcess();
   // The exit code once it exited within `wait`; nullopt if still running (or killed by a signal: -signal).
   [[nodiscard]] std::optional<int> wait_exit(std::chrono::milliseconds wait);
+  // Sends `signal_number` to the child (by its pid), if it still runs.
+  void signal(int signal_number) const;
 
  private:
   explicit ChildProcess(pid_t pid) : pid_(pid) {}
@@ -63,6 +65,8 @@ class FakeGui {
   [[nodiscard]] Result<legacy::DataBlock> receive_block();
   // Whether the agent closed the command channel within `wait` (reads and drops anything).
   [[nodiscard]] bool channel_closed_within(std::chrono::milliseconds wait);
+  // Closes the command channel, as a GUI that quits does.
+  void close_channel();
 
   // "agent: LOGIN 16777472", "agent: block 888840", "gui: SET_TARGETS 0", ... in order.
   [[nodiscard]] const std::vector<std::string>& transcript() const noexcept { return transcript_; }
@@ -95,6 +99,8 @@ struct Plan {
   std::uint64_t test_file_bytes{kPlanTestFileBytes};  // logical disks: the size of iobw.tst
   std::chrono::milliseconds ramp{300};
   std::chrono::milliseconds record{2000};  // REPORT_UPDATE comes halfway
+  // How the GUI ends after the results: EXIT MANAGER, or closing the connection.
+  enum class Ending : std::uint8_t { exit_manager, close } ending{Ending::exit_manager};
 };
 
 struct AssignedPlan {

@@ -90,8 +90,31 @@ TEST(LegacyHostile, TestSpecOutOfRangeFields) {
   write_le(block, kUnion + 132, 4, 0xFFFFFFFE);  // of_size -2 is not the terminator
   EXPECT_EQ(rejection(decode_test_spec(block)).field(), "Test_Spec.access[0].of_size");
   block = encode_test_spec(test::sample_spec()).value();
-  write_le(block, kUnion + 128, 4, 4);
-  EXPECT_EQ(rejection(decode_test_spec(block)).field(), "Test_Spec.default_assignment");
+  write_le(block, kUnion + 132 + 32 + 28, 4, 0);  // line 1 size 0: Dynamo would move no byte
+  const auto size = rejection(decode_test_spec(block));
+  EXPECT_EQ(size.field(), "Test_Spec.access[1].size");
+  EXPECT_NE(size.describe().find("0 is outside 1.."), std::string::npos) << size.describe();
+}
+
+// Dynamo reads on past the list when its lines do not make 100 %: refused, with the field.
+TEST(LegacyHostile, TestSpecWhoseLinesNeverMakeAHundredPercent) {
+  auto block = encode_test_spec(test::sample_spec()).value();
+  write_le(block, kUnion + 132 + 32, 4, 0xFFFFFFFF);  // -1 right after line 0's 80 %
+  const auto early_end = rejection(decode_test_spec(block));
+  EXPECT_EQ(early_end.field(), "Test_Spec.access[1].of_size");
+  EXPECT_NE(early_end.describe().find("80 %"), std::string::npos) << early_end.describe();
+  block = encode_test_spec(test::sample_spec()).value();
+  for (std::size_t line = 1; line < 100; ++line) write_le(block, kUnion + 132 + 32 * line, 4, 0);
+  EXPECT_EQ(rejection(decode_test_spec(block)).field(), "Test_Spec.access");
+}
+
+TEST(LegacyHostile, TestSpecFieldsDynamoNeverReadsAreIgnored) {
+  auto block = encode_test_spec(test::sample_spec()).value();
+  write_le(block, kUnion + 128, 4, 4);  // default assignment: the GUI's own, any number
+  auto decoded = decode_test_spec(block);
+  ASSERT_TRUE(decoded) << decoded.error().describe();
+  EXPECT_EQ(decoded->default_assignment, access_specs::DefaultAssignment::none);
+  EXPECT_EQ(decoded->lines, test::sample_spec().lines);
 }
 
 TEST(LegacyHostile, TargetCountsOutOfRange) {
@@ -120,6 +143,8 @@ TEST(LegacyHostile, TargetFieldsOutOfRange) {
   write_le(block, kUnion + 256 + 32, 4, 0);  // sector size 0
   EXPECT_EQ(rejection(decode_target_list(block, TargetListUse::discovery)).field(),
             "Target_Spec[0].disk_info.sector_size");
+  // ... which IOmeter 1.1.0 sends in every assignment, and Dynamo never reads there.
+  EXPECT_TRUE(decode_target_list(block, TargetListUse::assignment).has_value());
   block = fresh();
   write_le(block, kUnion + 402, 4, 0);  // queue depth 0
   EXPECT_EQ(rejection(decode_target_list(block, TargetListUse::assignment)).field(), "Target_Spec[0].queue_depth");

@@ -76,8 +76,8 @@ inline constexpr std::uint32_t kInvalid = 0x00000000;
 struct DiskDetails {
   bool has_partitions{false};
   bool not_mounted{false};
-  bool ready{true};  // false: a logical disk whose iobw.tst must be prepared first
-  std::uint32_t sector_size{512};
+  bool ready{true};  // false: a logical disk whose iobw.tst must be prepared first (discovery only)
+  std::uint32_t sector_size{512};  // discovery only: an assignment's is the GUI's leftover, often 0
   std::uint64_t maximum_size_sectors{};  // 0 = the whole target
   std::uint64_t starting_sector{};
   friend bool operator==(const DiskDetails&, const DiskDetails&) = default;
@@ -104,8 +104,10 @@ struct TargetSpec {
   std::uint32_t queue_depth{1};
   DataPattern data_pattern{DataPattern::repeating_bytes};
   std::uint32_t transactions_per_connection{1};
-  std::uint64_t random_seed{};
+  std::uint64_t random_seed{};  // the seed a worker uses: the GUI's fixed seed, or a timestamp
   bool use_fixed_seed{false};
+  // Not the seed: IOmeter 1.1.0 copies the fixed seed into random_seed and leaves this a
+  // leftover of the discovery list; Dynamo never reads it.
   std::uint64_t fixed_seed_value{};
   friend bool operator==(const TargetSpec&, const TargetSpec&) = default;
 };
@@ -122,10 +124,13 @@ inline constexpr std::uint32_t kMaxSectorSize = 1U << 20;
 // ("Target_Spec[2].name") for more than kMaxTargets targets, a name that does not fit, a
 // type that is neither a disk nor a TCP type, or details of the other kind than the type.
 [[nodiscard]] Result<DataBlock> encode_target_list(std::span<const TargetSpec> targets);
-// Errors: parse_error naming the field for a block that is not whole, a `count` outside
-// 0..kMaxTargets, a string without NUL, an unknown type, a sector size outside
-// 1..kMaxSectorSize; for `assignment` also a queue depth outside 1..kMaxQueueDepth, a data
-// pattern outside 0..2 or a negative transactions-per-connection. VI targets are
+// Reads `count` entries and nothing after them (an IOmeter GUI leaves the rest of the block
+// uninitialised). Errors: parse_error naming the field for a block that is not whole, a
+// `count` outside 0..kMaxTargets, a string without NUL, an unknown type; for `discovery` a
+// sector size outside 1..kMaxSectorSize; for `assignment` a queue depth outside
+// 1..kMaxQueueDepth, a data pattern outside 0..2 or a negative transactions-per-connection.
+// An assignment's disk_info.sector_size and ready are not checked: IOmeter 1.1.0 sends 0 in
+// both, and Dynamo measures them itself (docs/iometer-gui-messages.md). VI targets are
 // unsupported (ErrorCode::unsupported).
 [[nodiscard]] Result<std::vector<TargetSpec>> decode_target_list(std::span<const std::byte> block,
                                                                  TargetListUse use);

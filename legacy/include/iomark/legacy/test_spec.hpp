@@ -38,10 +38,14 @@ inline constexpr std::size_t kBytes = 32;
 // Errors: invalid_argument for more than kMaxSpecLines lines, a name of 128 bytes or more, or
 // a signed field (of_size, reads, random, delay, burst) above INT32_MAX.
 [[nodiscard]] Result<DataBlock> encode_test_spec(const access_specs::AccessSpec& spec);
-// Reads lines up to the first of_size = -1 (or all 100). Errors: parse_error naming the
-// field ("Test_Spec.access[3].reads") for a block that is not whole, a name without NUL, a
-// default assignment outside 0..3, a negative field or a percentage above 100. The result
-// is not validate()d: an idle spec has no lines, and % of size need not total 100 here.
+// Reads as Dynamo 1.1.0 does (docs/iometer-gui-messages.md): lines in order until their %
+// of size makes 100 (a line of 0 % is skipped unread, a share past 100 is cut to what is
+// left), and nothing after that, so whatever ends the list (-1, a zero-filled line,
+// garbage) is never read; -1 in line 0 is the idle spec (no lines). default_assignment is
+// ignored (none) outside 0..3. Errors: parse_error naming the field
+// ("Test_Spec.access[3].reads") and the value for a block that is not whole, a name without
+// NUL, an -1 or a value outside its field descriptor's range in a line that is read, or
+// lines that never make 100 %. A decoded non-idle spec totals exactly 100.
 [[nodiscard]] Result<access_specs::AccessSpec> decode_test_spec(std::span<const std::byte> block);
 
 }  // namespace iomark::legacy

@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,21 +48,30 @@ struct LegacyAgentOptions {
   // How long the GUI may take to answer the login and to connect back (its own login
   // receive times out after 10 s).
   std::chrono::milliseconds login_deadline{10000};
-  // Told about each command that failed (and why) and each run's engine choice.
+  // Told about each run's engine choice and the session's milestones (logged at `info`).
   std::function<void(const std::string&)> notice;
+  // Told about each command the agent refused or that failed, naming the message, the field
+  // and the value (logged at `error`); the GUI got the answer Dynamo gives a failure.
+  std::function<void(const std::string&)> refusal;
+  // Told about every message and data block in and out: purpose, data, what the block holds
+  // (counts, sizes). Unset: nothing is described (building the text costs).
+  std::function<void(const std::string&)> trace;
 };
 
 // Logs in as Dynamo (docs/iometer-reference.md#login): opens the command port, dials the GUI at
 // host:port, sends LOGIN (version code 0x01000100) and the Manager_Info data block, reads
 // the reply and accepts the GUI's connect-back on the command port. Errors: io_error (the
 // GUI is not there, closed, or did not connect back within login_deadline), unsupported
-// (the GUI answered WRONG_VERSION), parse_error (any other reply).
+// (the GUI answered WRONG_VERSION), parse_error (any other reply), cancelled (`stop` was
+// requested: every wait ends within half a second of it).
 [[nodiscard]] Result<transport::LegacySocket> legacy_login(const LegacyAgentOptions& options, const std::string& gui_host,
-                                                std::uint16_t gui_port);
+                                                           std::uint16_t gui_port, std::stop_token stop = {});
 
 enum class LegacyEnd : std::uint8_t {
   exit_manager,  // EXIT MANAGER: the agent should terminate
   reset,         // RESET: log in again
+  closed,        // the GUI closed the command channel with no test running (after the results)
+  stopped,       // a stop was requested (SIGTERM, SIGINT)
 };
 
 class LegacySession {
@@ -71,11 +81,13 @@ class LegacySession {
   LegacySession(const LegacySession&) = delete;
   LegacySession& operator=(const LegacySession&) = delete;
 
-  // Serves commands until EXIT MANAGER or RESET. Errors: io_error (the channel broke or a
-  // block did not arrive whole in time), parse_error (an unknown purpose, or a message
-  // other than STOP_PREPARE while preparing). Workers and a running test are dropped on
-  // every way out.
-  [[nodiscard]] Result<LegacyEnd> serve(transport::LegacySocket& channel);
+  // Serves commands until EXIT MANAGER, RESET, a close of the channel between commands with
+  // no test running (START answered, STOP not yet), or `stop` (checked at least once a second
+  // while waiting for a command, and while test files are prepared). Errors: io_error (the
+  // channel broke in the middle of a message or of a test, or a block did not arrive whole
+  // in time), parse_error (an unknown purpose, or a message other than STOP_PREPARE while
+  // preparing). Workers and a running test are dropped on every way out.
+  [[nodiscard]] Result<LegacyEnd> serve(transport::LegacySocket& channel, std::stop_token stop = {});
 
  private:
   struct WorkerSlot {
@@ -97,14 +109,21 @@ class LegacySession {
 
   [[nodiscard]] Result<legacy::DataBlock> receive_block();
   [[nodiscard]] Result<void> reply(legacy::Purpose purpose, std::int32_t data);
-  [[nodiscard]] Result<void> send_block(const legacy::DataBlock& block);
+  // `what` says what the block holds, for the trace.
+  [[nodiscard]] Result<void> send_block(const legacy::DataBlock& block, std::string_view what);
   // The workers `who` names (an index or ALL_WORKERS); empty when it names none.
   [[nodiscard]] std::vector<WorkerSlot*> addressed(std::int32_t who);
   void tell(const std::string& text) const;
-  void tell_no_such_worker(std::string_view command, std::int32_t who) const;
+  void refuse(const std::string& text) const;
+  void refuse_no_such_worker(std::string_view command, std::int32_t who) const;
+  [[nodiscard]] bool tracing() const noexcept { return static_cast<bool>(options_.trace); }
+  void trace(const std::string& text) const;
+  // START answered and STOP not yet: a close of the channel now is a lost GUI.
+  [[nodiscard]] bool test_running() const noexcept { return run_ != nullptr && !run_stopped_; }
 
   LegacyAgentOptions options_;
   transport::LegacySocket* channel_{nullptr};
+  std::stop_token stop_;
   std::vector<LegacyTarget> listed_;  // the last REPORT_TARGETS answer
   std::vector<WorkerSlot> workers_;
   std::unique_ptr<RunSession> run_;
