@@ -3,6 +3,8 @@
 #include <iostream>
 #include <memory>
 
+#include <spdlog/spdlog.h>
+
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "history_file.hpp"
@@ -57,9 +59,9 @@ int list(const HistoryOptions& options) {
     filter.since = *since;
   }
   auto db = open_history(options);
-  if (!db) return report(db.error());
+  if (!db) return report_history_error(db.error());
   auto runs = db->list(filter);
-  if (!runs) return report(runs.error());
+  if (!runs) return report_history_error(runs.error());
   TextTable table({{"id", Align::right}, {"series", Align::right}, {"run", Align::right}, {"started"},
                    {"spec"}, {"QD", Align::right}, {"hosts"}, {"IOPS", Align::right}, {"MB/s", Align::right},
                    {"avg ms", Align::right}, {"p99 ms", Align::right}, {"errors", Align::right}, {"status"}});
@@ -76,9 +78,9 @@ int list(const HistoryOptions& options) {
 
 int show(const HistoryOptions& options) {
   auto db = open_history(options);
-  if (!db) return report(db.error());
+  if (!db) return report_history_error(db.error());
   auto stored = db->show(options.id);
-  if (!stored) return report(stored.error());
+  if (!stored) return report_history_error(stored.error());
   const auto& run = stored->record;
   std::cout << "run " << run.id << ": run " << run.position << " of series " << run.series_id << " (\""
             << run.description << "\", " << run.source << ")\n"
@@ -120,15 +122,15 @@ int show(const HistoryOptions& options) {
 
 int compare(const HistoryOptions& options) {
   auto db = open_history(options);
-  if (!db) return report(db.error());
+  if (!db) return report_history_error(db.error());
   auto base = db->show(options.compared[0]);
-  if (!base) return report(base.error());
+  if (!base) return report_history_error(base.error());
   auto other = db->show(options.compared[1]);
-  if (!other) return report(other.error());
+  if (!other) return report_history_error(other.error());
   auto base_variation = db->variation_of(base->record, other->record.id);
-  if (!base_variation) return report(base_variation.error());
+  if (!base_variation) return report_history_error(base_variation.error());
   auto other_variation = db->variation_of(other->record, base->record.id);
-  if (!other_variation) return report(other_variation.error());
+  if (!other_variation) return report_history_error(other_variation.error());
   for (const auto* stored : {&*base, &*other}) {
     const auto& run = stored->record;
     const auto& variation = stored == &*base ? *base_variation : *other_variation;
@@ -152,12 +154,12 @@ int compare(const HistoryOptions& options) {
 
 int import_files(const HistoryOptions& options) {
   auto db = open_history(options, HistoryFile::create);
-  if (!db) return report(db.error());
+  if (!db) return report_history_error(db.error());
   for (const auto& file : options.csv_files) {
     auto text = read_text_file(file);
     if (!text) return report(text.error());
     auto imported = db->import_results_csv(*text, file);
-    if (!imported) return report(imported.error());
+    if (!imported) return report_history_error(imported.error());
     std::cout << file << ": " << imported->runs << " run(s) of " << imported->series << " series imported\n";
   }
   return static_cast<int>(ExitCode::ok);
@@ -167,22 +169,40 @@ int import_files(const HistoryOptions& options) {
 
 Result<history::History> open_history_database(const std::string& database, HistoryFile missing) {
   if (database.empty()) {
-    return fail(ErrorCode::invalid_argument, "no history database: give --db (neither XDG_DATA_HOME nor HOME is set)");
+    return fail(ErrorCode::invalid_argument,
+                "no history database: give --history DB (neither XDG_DATA_HOME nor HOME is set)");
   }
   // Reading commands refuse a missing file rather than leave an empty database behind a typo.
   if (missing == HistoryFile::must_exist && !std::filesystem::exists(database)) {
     return fail(ErrorCode::not_found, "no history database at " + database + " (iomark run --history records one)");
   }
-  return history::History::open(database);
+  const auto access = missing == HistoryFile::must_exist ? history::Access::read_only : history::Access::read_write;
+  return history::History::open(database, {.access = access, .lock_wait = std::nullopt});
+}
+
+int report_history_error(const Error& error) {
+  if (error.code() != ErrorCode::timed_out) return report(error);
+  spdlog::error("{}", error.describe());
+  return to_int(ExitCode::cannot_connect);
+}
+
+void add_history_database_option(CLI::App& command, std::string& database, const std::string& description) {
+  command.add_option("--history", database, description)->type_name("DB");
+  // The spelling `iomark history` had before run and report agreed on --history.
+  command.add_option("--db", database)
+      ->group("")
+      ->type_name("DB")
+      ->each([](const std::string&) { spdlog::warn("--db is deprecated: use --history DB"); });
 }
 
 void add_history_commands(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<HistoryOptions>();
   auto* group = app.add_subcommand("history", "The run history database (SQLite)");
   group->require_subcommand(1);
-  group->add_option("--db", options->database, "History database (default " +
-                                                   (options->database.empty() ? std::string("none")
-                                                                              : options->database) + ")");
+  group->fallthrough();  // `history list --history DB` as well as `history --history DB list`
+  add_history_database_option(*group, options->database,
+                              "History database (default " +
+                                  (options->database.empty() ? std::string("none") : options->database) + ")");
 
   auto* list_command = group->add_subcommand("list", "Stored runs, newest first");
   list_command->add_option("--since", options->since, "Runs started at or after YYYY-MM-DD (UTC) or an RFC 3339 time");

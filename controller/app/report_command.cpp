@@ -76,7 +76,7 @@ int make_report(const ReportOptions& options) {
   }
   if (!options.history_runs.empty()) {
     auto stored = history_source(options);
-    if (!stored) return report(stored.error());
+    if (!stored) return report_history_error(stored.error());
     sources.push_back(std::move(*stored));
   }
   return write_report(std::move(sources), options.output, options.title, options.svg_dir, std::cout);
@@ -126,9 +126,10 @@ void add_report_command(CLI::App& app, int& exit_code) {
                       "Also report these runs of the run history (IDs or FIRST-LAST, comma-separated)")
       ->delimiter(',')
       ->type_name("ID,...");
-  command->add_option("--history", options->history_database, "The run history --runs reads")
-      ->type_name("DB")
-      ->capture_default_str();
+  add_history_database_option(*command, options->history_database,
+                              "The run history --runs reads, read-only (default " +
+                                  (options->history_database.empty() ? std::string("none")
+                                                                     : options->history_database) + ")");
   command->add_option("-o,--output", options->output, "The HTML file to write (default report.html)");
   command->add_option("--title", options->title, "The report's title");
   command->add_option("--svg", options->svg_dir, "Also write each chart as DIR/<chart>.svg");

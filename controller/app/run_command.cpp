@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli_support.hpp"
+#include "history_file.hpp"
 #include "commands.hpp"
 #include "json_destination.hpp"
 #include "report_command.hpp"
@@ -342,7 +343,9 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   });
   ConsoleObserver console;
   RunObservers observers;
-  if (auto opened = observers.open(options.observers, console, *series); !opened) return report(opened.error());
+  if (auto opened = observers.open(options.observers, console, *series); !opened) {
+    return report_history_error(opened.error());
+  }
   auto json = JsonDestination::open(options.run.results_json);
   if (!json) return report(json.error());
   controller::ResultsRecorder recorder(options.run.results_csv, json->path(), options.run.results_timeseries);

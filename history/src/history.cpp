@@ -193,17 +193,29 @@ History::History(History&&) noexcept = default;
 History& History::operator=(History&&) noexcept = default;
 History::~History() = default;
 
-Result<History> History::open(const std::string& path) {
-  // The default path's folders do not exist on a fresh account; SQLite creates only the file.
-  if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) {
-    std::error_code ignored;  // a failure shows as SQLite's "unable to open" just below
-    std::filesystem::create_directories(parent, ignored);
+Result<History> History::open(const std::string& path, const OpenOptions& options) {
+  const bool reading = options.access == Access::read_only;
+  const auto named = [&path](const Error& error) { return fail(Error(error.code(), path + ": " + error.message())); };
+  if (reading && path != ":memory:") {
+    // SQLite reads a 0-byte file as an empty database; for a reader it holds no history, and
+    // saying so names the mistake (a wrong path, a truncated copy) better than "no runs".
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path, error);
+    if (error) return named(Error(ErrorCode::not_found, "cannot open: " + error.message()));
+    if (size == 0) return named(Error(ErrorCode::validation_error, "an empty file (0 bytes), not an iomark history"));
   }
-  auto db = sqlite::Database::open(path);
+  if (!reading) {
+    // The default path's folders do not exist on a fresh account; SQLite creates only the file.
+    if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) {
+      std::error_code ignored;  // a failure shows as SQLite's "unable to open" just below
+      std::filesystem::create_directories(parent, ignored);
+    }
+  }
+  const auto wait = options.lock_wait.value_or(reading ? std::chrono::milliseconds(kReadLockWait)
+                                                       : std::chrono::milliseconds(kWriteLockWait));
+  auto db = sqlite::Database::open(path, reading ? sqlite::Access::read_only : sqlite::Access::read_write, wait);
   if (!db) return fail(db.error());
-  if (auto migrated = migrate(*db); !migrated) {
-    return fail(Error(migrated.error().code(), path + ": " + migrated.error().message()));
-  }
+  if (auto ready = reading ? open_for_reading(*db) : migrate(*db); !ready) return named(ready.error());
   return History(std::make_unique<Connection>(Connection{std::move(*db)}));
 }
 

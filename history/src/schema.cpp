@@ -72,12 +72,90 @@ Result<int> user_version(sqlite::Database& db) {
   if (!statement) return fail(statement.error());
   auto row = statement->step();
   if (!row) return fail(row.error());
+  // user_version is a signed 32-bit field of the file's header: any value may be there.
   return static_cast<int>(statement->integer(0));
+}
+
+// What the file holds, read in whatever transaction the caller has open.
+Result<FileKind> classify(sqlite::Database& db) {
+  auto version = user_version(db);
+  if (!version) return fail(version.error());
+  auto objects = db.prepare(
+      "SELECT count(*), count(CASE WHEN type = 'table' AND name IN ('series', 'runs', 'run_hosts') THEN 1 END) "
+      "FROM sqlite_master");
+  if (!objects) return fail(objects.error());
+  if (auto row = objects->step(); !row) return fail(row.error());
+  const auto object_count = objects->integer(0);
+  const bool has_tables = objects->integer(1) == 3;
+  FileKind kind;
+  kind.version = *version;
+  if (object_count == 0 && *version == 0) {
+    kind.state = FileState::empty;
+  } else if (*version > kSchemaVersion && has_tables) {
+    kind.state = FileState::newer;
+  } else if (*version >= 1 && *version <= kSchemaVersion && has_tables) {
+    kind.state = FileState::history;
+  } else {
+    kind.state = FileState::foreign;
+  }
+  return kind;
 }
 
 }  // namespace
 
+std::string describe_refusal(const FileKind& kind) {
+  switch (kind.state) {
+    case FileState::empty:
+      return "holds no iomark history (an empty database)";
+    case FileState::newer:
+      return "the history database has schema version " + std::to_string(kind.version) +
+             "; this iomark knows versions 1 to " + std::to_string(kSchemaVersion);
+    case FileState::foreign:
+      return "not an iomark history (SQLite user_version " + std::to_string(kind.version) +
+             (kind.version >= 1 && kind.version <= kSchemaVersion ? ", without iomark's tables)" : ")");
+    case FileState::history:
+      break;
+  }
+  return {};
+}
+
+Result<FileKind> inspect(sqlite::Database& db) {
+  // A read transaction, so that the version and the tables are read from one state of the file.
+  if (auto begun = db.execute("BEGIN"); !begun) return fail(begun.error());
+  auto kind = classify(db);
+  (void)db.execute("COMMIT");
+  if (!kind && kind.error().code() != ErrorCode::timed_out) {
+    return fail(ErrorCode::io_error, "not a usable history database: " + kind.error().message());
+  }
+  return kind;
+}
+
+Result<void> open_for_reading(sqlite::Database& db) {
+  auto kind = inspect(db);
+  if (!kind) return fail(kind.error());
+  if (kind->state != FileState::history) {
+    return fail(kind->state == FileState::newer ? ErrorCode::unsupported : ErrorCode::validation_error,
+                describe_refusal(*kind));
+  }
+  // A version-1 file (before p99 and the merged histogram) reads as the current schema through
+  // a view in the connection's private temp schema, which names resolve first: the file is
+  // not migrated, since only writers change it.
+  if (kind->version == 1) {
+    return db.execute(
+        "CREATE TEMP VIEW runs AS SELECT *, NULL AS p99_ms, NULL AS latency_histogram FROM main.runs");
+  }
+  return {};
+}
+
 Result<void> migrate(sqlite::Database& db) {
+  // Nothing is changed in a file that is neither empty nor an iomark history: not even its
+  // journal mode, which the WAL switch below would rewrite.
+  auto kind = inspect(db);
+  if (!kind) return fail(kind.error());
+  if (kind->state != FileState::empty && kind->state != FileState::history) {
+    return fail(kind->state == FileState::newer ? ErrorCode::unsupported : ErrorCode::validation_error,
+                describe_refusal(*kind));
+  }
   // WAL: readers (`iomark history list` during a series) never block the recording run.
   // Switching a new file to WAL needs it to itself, and SQLite answers "busy" at once rather
   // than through the busy handler when another opener holds a read lock: retry for a while.
@@ -86,33 +164,37 @@ Result<void> migrate(sqlite::Database& db) {
     auto wal = db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON");
     if (wal) break;
     if ((sqlite3_errcode(db.handle()) & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > give_up) {
+      if (wal.error().code() == ErrorCode::timed_out) return fail(wal.error());
       return fail(ErrorCode::io_error, "not a usable history database: " + wal.error().message());
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  // Each step reads the version inside a write transaction (BEGIN IMMEDIATE), so two
-  // processes opening a new file at once (a recording run, a `history list`) cannot both
-  // apply the same step: the second waits on the lock, then sees the step done.
-  for (;;) {
-    if (auto begun = db.execute("BEGIN IMMEDIATE"); !begun) {
-      return fail(ErrorCode::io_error, "not a usable history database: " + begun.error().message());
-    }
-    auto version = user_version(db);
-    if (!version || *version >= kSchemaVersion) {
-      (void)db.execute("ROLLBACK");
-      if (!version) return fail(ErrorCode::io_error, "not a usable history database: " + version.error().message());
-      if (*version == kSchemaVersion) return {};
-      return fail(ErrorCode::unsupported, "the history database has schema version " + std::to_string(*version) +
-                                              "; this iomark knows versions up to " + std::to_string(kSchemaVersion));
-    }
-    auto applied = db.execute(kMigrations[static_cast<std::size_t>(*version)]);
-    if (applied) applied = db.execute("PRAGMA user_version = " + std::to_string(*version + 1) + "; COMMIT");
+  // The check and every step in one write transaction (BEGIN IMMEDIATE): two processes opening
+  // a new file at once (two recording runs) cannot both apply a step, a file another process
+  // changed since the check above is checked again, and a failed step leaves the file as it was.
+  if (auto begun = db.execute("BEGIN IMMEDIATE"); !begun) return fail(begun.error());
+  kind = classify(db);
+  if (!kind || (kind->state != FileState::empty && kind->state != FileState::history)) {
+    (void)db.execute("ROLLBACK");
+    if (!kind) return fail(kind.error());
+    return fail(kind->state == FileState::newer ? ErrorCode::unsupported : ErrorCode::validation_error,
+                describe_refusal(*kind));
+  }
+  // Only now index the table: the version is known to be within 0 .. kSchemaVersion.
+  for (int version = kind->version; version < kSchemaVersion; ++version) {
+    auto applied = db.execute(kMigrations[static_cast<std::size_t>(version)]);
+    if (applied) applied = db.execute("PRAGMA user_version = " + std::to_string(version + 1));
     if (!applied) {
       (void)db.execute("ROLLBACK");
-      return fail(ErrorCode::io_error, "migrating the history database from version " + std::to_string(*version) +
+      return fail(ErrorCode::io_error, "migrating the history database from version " + std::to_string(version) +
                                            ": " + applied.error().message());
     }
   }
+  if (auto committed = db.execute("COMMIT"); !committed) {
+    (void)db.execute("ROLLBACK");
+    return fail(committed.error());
+  }
+  return {};
 }
 
 }  // namespace iomark::history

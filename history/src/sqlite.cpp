@@ -6,20 +6,28 @@ namespace iomark::history::sqlite {
 
 namespace {
 
+// SQLITE_BUSY and SQLITE_LOCKED come after the busy timeout ran out: another process kept
+// its lock for longer than this one waits, which may pass (timed_out), unlike a broken file.
 tl::unexpected<Error> sqlite_error(sqlite3* db, std::string_view what) {
-  return fail(ErrorCode::io_error, std::string(what) + ": " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory"));
+  if (db == nullptr) return fail(ErrorCode::io_error, std::string(what) + ": out of memory");
+  const int primary = sqlite3_errcode(db) & 0xff;
+  const bool locked = primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
+  return fail(locked ? ErrorCode::timed_out : ErrorCode::io_error,
+              std::string(what) + ": " + sqlite3_errmsg(db) +
+                  (locked ? " (another process holds the database; gave up waiting for it)" : ""));
 }
 
 }  // namespace
 
-Result<Database> Database::open(const std::string& path) {
+Result<Database> Database::open(const std::string& path, Access access, std::chrono::milliseconds lock_wait) {
   sqlite3* db = nullptr;
-  const int code = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  const int flags = access == Access::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int code = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   Database opened(db);  // closes the handle on every path, as sqlite3_open_v2 asks
   if (code != SQLITE_OK) return sqlite_error(db, "cannot open " + path);
   // Another process (a second `iomark run`, `iomark history list`) may hold the write lock
-  // for the length of one run's transaction: wait for it rather than fail.
-  sqlite3_busy_timeout(db, 10'000);
+  // for the length of one run's transaction: wait for it rather than fail, but not for ever.
+  sqlite3_busy_timeout(db, static_cast<int>(lock_wait.count()));
   return opened;
 }
 
@@ -40,6 +48,10 @@ Result<void> Database::execute(std::string_view sql) {
   if (sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
     std::string text = message != nullptr ? message : "unknown error";
     sqlite3_free(message);
+    const int primary = sqlite3_errcode(db_) & 0xff;
+    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) {
+      return fail(ErrorCode::timed_out, text + " (another process holds the database; gave up waiting for it)");
+    }
     return fail(ErrorCode::io_error, text);
   }
   return {};

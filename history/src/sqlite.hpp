@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,10 +20,18 @@ namespace iomark::history::sqlite {
 
 class Statement;
 
+enum class Access : std::uint8_t {
+  read_only,   // SQLITE_OPEN_READONLY: the file must exist and is never written
+  read_write,  // creates the file when missing
+};
+
 class Database {
  public:
-  // Opens (creating if missing) the file; ":memory:" gives a private in-memory database.
-  [[nodiscard]] static Result<Database> open(const std::string& path);
+  // Opens the file; ":memory:" gives a private in-memory database. While another process
+  // holds a conflicting lock, each statement waits up to `lock_wait`, then fails with
+  // timed_out (SQLITE_BUSY); every other SQLite failure is io_error.
+  [[nodiscard]] static Result<Database> open(const std::string& path, Access access,
+                                             std::chrono::milliseconds lock_wait);
 
   Database(Database&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
   Database& operator=(Database&& other) noexcept;

@@ -15,7 +15,7 @@ db=$work/history.sqlite
 managers=(--manager "127.0.0.1:$port_agentA" --manager "127.0.0.1:$port_agentB" --key-file "$work/key")
 
 # completed_runs: what `iomark history list` counts as recorded and ok (0 while the file is new).
-completed_runs() { "$iomark" history --db "$db" list 2>/dev/null | grep -c ' ok$'; }
+completed_runs() { "$iomark" history --history "$db" list 2>/dev/null | grep -c ' ok$'; }
 
 "$iomark" run "${managers[@]}" --target "$work/data" --spec "4K random read" --qd 1,2,4,8,16,32 --time 1 \
   --size 16M --results "" --history "$db" >"$work/run.out" 2>"$work/run.err" &
@@ -30,7 +30,7 @@ check "two runs were recorded before the kill (saw $seen)" test "$seen" -ge 2
 check "the controller was killed mid-series (run 6 not recorded)" test "$seen" -lt 6
 
 check "the database passes SQLite's integrity check" test "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok
-"$iomark" history --db "$db" list >"$work/list.out" 2>"$work/list.err"
+"$iomark" history list --history "$db" >"$work/list.out" 2>"$work/list.err"
 check "history list reads the file after the kill ($(cat "$work/list.err"))" test $? -eq 0
 after=$(grep -c ' ok$' "$work/list.out")
 check "every run seen before the kill is still there ($seen before, $after after)" test "$after" -ge "$seen"
@@ -40,7 +40,7 @@ check "the runs are positions 1..$after of one series" \
   "$(seq -s, 1 "$after")"
 check "no half-written hosts: two per run" \
   test "$(sqlite3 "$db" 'SELECT count(*) FROM run_hosts')" = $((after * 2))
-"$iomark" history --db "$db" show 1 >"$work/show.out" 2>&1
+"$iomark" history --history "$db" show 1 >"$work/show.out" 2>&1
 check "show names both agents with their inventory" \
   grep -Eq '^agentA +Linux' "$work/show.out"
 check "show has the manager figures" grep -Eq '^agentB +1 +[0-9]+' "$work/show.out"
@@ -53,18 +53,18 @@ again() {
 again
 check "a later series records into the same file" grep -q "1 run(s) recorded in the history" "$work/again.out"
 last=$(sqlite3 "$db" 'SELECT max(id) FROM runs')
-"$iomark" history --db "$db" compare 1 "$last" >"$work/compare.out" 2>&1
+"$iomark" history --history "$db" compare 1 "$last" >"$work/compare.out" 2>&1
 check "compare of two lone QD 1 runs: no repeats to judge by (each is not the other's repeat)" \
   grep -q "^IOPS .*no repeated runs to judge by" "$work/compare.out"
 again
 last=$(sqlite3 "$db" 'SELECT max(id) FROM runs')
-"$iomark" history --db "$db" compare 1 "$last" >"$work/compare.out" 2>&1
+"$iomark" history --history "$db" compare 1 "$last" >"$work/compare.out" 2>&1
 check "compare runs 1 and $last: one more QD 1 run counts as a repeat" \
   grep -q "2 run(s) with this spec, QD and hosts (run $last not counted)" "$work/compare.out"
 check "compare prints the IOPS delta, the variation and a verdict" \
   grep -Eq '^IOPS .* [+-]?[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +(within|exceeds) run-to-run variation' "$work/compare.out"
 cat "$work/compare.out"
-"$iomark" history --db "$work/missing.sqlite" list >/dev/null 2>"$work/missing.err"
+"$iomark" history --history "$work/missing.sqlite" list >/dev/null 2>"$work/missing.err"
 check "list on a missing database: exit 3, named, and no file left behind" \
   test $? -eq 3 -a ! -e "$work/missing.sqlite" -a -n "$(grep -F "$work/missing.sqlite" "$work/missing.err")"
 finish history_kill

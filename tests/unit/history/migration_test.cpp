@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <thread>
@@ -61,8 +65,20 @@ class Migration : public ::testing::Test {
     ASSERT_EQ(code, SQLITE_OK) << text;
   }
 
+  // The file's whole content, to check that an open changed nothing.
+  std::string bytes() const {
+    std::ifstream in(path_, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+  bool has_side_files() const {
+    return std::filesystem::exists(path_.string() + "-wal") || std::filesystem::exists(path_.string() + "-journal");
+  }
+
   std::filesystem::path path_;
 };
+
+constexpr OpenOptions kReadOnly{.access = Access::read_only, .lock_wait = std::nullopt};
+constexpr OpenOptions kWriter{.access = Access::read_write, .lock_wait = std::nullopt};
 
 TEST_F(Migration, Version1GainsPercentilesAndKeepsItsRuns) {
   write_raw(kVersion1Database);
@@ -114,11 +130,15 @@ TEST_F(Migration, OpenersRacingOnANewFileMigrateItOnce) {
 }
 
 TEST_F(Migration, NewerDatabaseIsRefused) {
-  write_raw("CREATE TABLE future (x); PRAGMA user_version = " + std::to_string(kSchemaVersion + 1) + ";");
-  auto history = History::open(path_.string());
-  ASSERT_FALSE(history);
-  EXPECT_EQ(history.error().code(), ErrorCode::unsupported);
-  EXPECT_NE(history.error().message().find("schema version"), std::string::npos);
+  write_raw(std::string(kVersion1Database) + "PRAGMA user_version = " + std::to_string(kSchemaVersion + 1) + ";");
+  const auto before = bytes();
+  for (const auto access : {Access::read_write, Access::read_only}) {
+    auto history = History::open(path_.string(), {.access = access, .lock_wait = std::nullopt});
+    ASSERT_FALSE(history);
+    EXPECT_EQ(history.error().code(), ErrorCode::unsupported);
+    EXPECT_NE(history.error().message().find("schema version"), std::string::npos);
+    EXPECT_EQ(bytes(), before);
+  }
 }
 
 TEST_F(Migration, FileThatIsNotADatabaseIsAnError) {
@@ -133,6 +153,134 @@ TEST_F(Migration, FileThatIsNotADatabaseIsAnError) {
   auto history = History::open(path_.string());
   ASSERT_FALSE(history);
   EXPECT_EQ(history.error().code(), ErrorCode::io_error);
+}
+
+// Another program's SQLite file named by mistake: neither a reader nor a writer touches it.
+TEST_F(Migration, ForeignDatabaseIsRefusedAndLeftByteIdentical) {
+  write_raw("CREATE TABLE customers (name TEXT); INSERT INTO customers VALUES ('ada');");
+  const auto before = bytes();
+  for (const auto& options : {kReadOnly, kWriter}) {
+    auto history = History::open(path_.string(), options);
+    ASSERT_FALSE(history);
+    EXPECT_EQ(history.error().code(), ErrorCode::validation_error);
+    EXPECT_NE(history.error().message().find(path_.string()), std::string::npos) << history.error().message();
+    EXPECT_NE(history.error().message().find("not an iomark history"), std::string::npos) << history.error().message();
+    EXPECT_EQ(bytes(), before);
+    EXPECT_FALSE(has_side_files());
+  }
+}
+
+// A foreign file that happens to use user_version 1 is still not a history: it lacks the tables.
+TEST_F(Migration, ForeignDatabaseWithAKnownVersionIsRefused) {
+  write_raw("CREATE TABLE runs (x); PRAGMA user_version = 1;");
+  const auto before = bytes();
+  for (const auto& options : {kReadOnly, kWriter}) {
+    auto history = History::open(path_.string(), options);
+    ASSERT_FALSE(history);
+    EXPECT_EQ(history.error().code(), ErrorCode::validation_error);
+    EXPECT_EQ(bytes(), before);
+  }
+}
+
+TEST_F(Migration, ZeroByteFileIsRefusedByReadersAndCreatedByWriters) {
+  { std::ofstream create(path_); }
+  auto read = History::open(path_.string(), kReadOnly);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().code(), ErrorCode::validation_error);
+  EXPECT_NE(read.error().message().find("0 bytes"), std::string::npos) << read.error().message();
+  EXPECT_EQ(std::filesystem::file_size(path_), 0U);
+  EXPECT_FALSE(has_side_files());
+  auto written = History::open(path_.string(), kWriter);
+  ASSERT_TRUE(written) << written.error().describe();
+  EXPECT_EQ(written->schema_version().value(), kSchemaVersion);
+}
+
+TEST_F(Migration, MissingFileIsNotCreatedByAReader) {
+  auto read = History::open(path_.string(), kReadOnly);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().code(), ErrorCode::not_found);
+  EXPECT_FALSE(std::filesystem::exists(path_));
+}
+
+// A version below 1 once indexed the migration table below zero and ran whatever bytes lay
+// there as SQL. Now the version is checked before anything is read from the table.
+TEST_F(Migration, NegativeAndZeroVersionsOfAHistoryAreRefused) {
+  for (const int version : {0, -1, -2, -37, -400, INT_MIN}) {
+    std::filesystem::remove(path_);
+    write_raw(std::string(kVersion1Database) + "PRAGMA user_version = " + std::to_string(version) + ";");
+    const auto before = bytes();
+    for (const auto& options : {kReadOnly, kWriter}) {
+      auto history = History::open(path_.string(), options);
+      ASSERT_FALSE(history) << "version " << version;
+      EXPECT_EQ(history.error().code(), ErrorCode::validation_error) << "version " << version;
+      EXPECT_NE(history.error().message().find("user_version " + std::to_string(version)), std::string::npos)
+          << history.error().message();
+      EXPECT_EQ(bytes(), before) << "version " << version;
+      EXPECT_FALSE(has_side_files());
+    }
+  }
+}
+
+TEST_F(Migration, ReaderOfAnOlderVersionReadsWithoutMigrating) {
+  write_raw(kVersion1Database);
+  const auto before = bytes();
+  {
+    auto history = History::open(path_.string(), kReadOnly);
+    ASSERT_TRUE(history) << history.error().describe();
+    EXPECT_EQ(history->schema_version().value(), 1);
+    auto runs = history->list({});
+    ASSERT_TRUE(runs) << runs.error().describe();
+    ASSERT_EQ(runs->size(), 1U);
+    EXPECT_FALSE(runs->front().p99_ms);
+    EXPECT_TRUE(history->variation_of(runs->front()));
+    // Writing through a read-only history fails and changes nothing.
+    EXPECT_FALSE(history->begin_series({}, std::nullopt, "iomark run"));
+  }
+  EXPECT_EQ(bytes(), before);
+}
+
+TEST_F(Migration, ReaderOfTheCurrentVersionChangesNothing) {
+  {
+    auto written = History::open(path_.string(), kWriter);
+    ASSERT_TRUE(written);
+    ASSERT_TRUE(written->begin_series({}, std::nullopt, "iomark run"));
+  }
+  const auto before = bytes();
+  auto history = History::open(path_.string(), kReadOnly);
+  ASSERT_TRUE(history) << history.error().describe();
+  EXPECT_TRUE(history->list({}));
+  EXPECT_EQ(bytes(), before);
+}
+
+// A holder of an exclusive lock (another program, a `sqlite3` shell in a transaction): readers
+// and writers give up after their lock wait with timed_out, and the file is unchanged.
+TEST_F(Migration, LockedDatabaseTimesOutForReadersAndWriters) {
+  write_raw(kVersion1Database);
+  const auto before = bytes();
+  sqlite3* holder = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &holder), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(holder, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+  for (const auto access : {Access::read_only, Access::read_write}) {
+    auto history = History::open(path_.string(), {.access = access, .lock_wait = std::chrono::milliseconds(50)});
+    ASSERT_FALSE(history);
+    EXPECT_EQ(history.error().code(), ErrorCode::timed_out) << history.error().describe();
+    EXPECT_NE(history.error().message().find(path_.string()), std::string::npos) << history.error().message();
+  }
+  ASSERT_EQ(sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(holder);
+  EXPECT_EQ(bytes(), before);
+}
+
+// All migration steps commit together: a step that fails leaves the file at its old version.
+TEST_F(Migration, FailedStepLeavesTheOldVersion) {
+  // A version-1 file that already has a column step 2 adds: the ALTER fails.
+  write_raw(std::string(kVersion1Database) + "ALTER TABLE runs ADD COLUMN p99_ms REAL;");
+  auto history = History::open(path_.string(), kWriter);
+  ASSERT_FALSE(history);
+  EXPECT_EQ(history.error().code(), ErrorCode::io_error);
+  auto read = History::open(path_.string(), kReadOnly);
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(read->schema_version().value(), 1);
 }
 
 }  // namespace

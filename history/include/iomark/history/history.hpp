@@ -14,14 +14,16 @@
 // synchronous=FULL in WAL mode, so a crash (SIGKILL, power loss) loses at most the run in
 // progress. bulk() wraps many writes in one transaction for imports and benches.
 //
-// Schema versions: PRAGMA user_version holds the version; open() applies every missing
-// migration step in order (each in its own transaction) and refuses a database written by a
-// newer iomark.
+// Schema versions: PRAGMA user_version holds the version; a writer's open() applies every
+// missing migration step in order (all in one transaction) and refuses a database written by
+// a newer iomark. A reader's open() changes nothing (docs/history.md, "Reading never writes").
 //
 // Threading: a History is used from one thread at a time. Several processes may share the
-// file (SQLite locks it; a writer waits up to 10 s for another).
+// file (SQLite locks it; a reader waits up to kReadLockWait, a writer up to kWriteLockWait,
+// then the call fails with timed_out).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -41,6 +43,24 @@ namespace iomark::history {
 
 // The version open() migrates every database to.
 inline constexpr int kSchemaVersion = 2;
+
+// How long a statement waits for another process's lock before failing with timed_out.
+inline constexpr std::chrono::seconds kReadLockWait{5};
+inline constexpr std::chrono::seconds kWriteLockWait{10};
+
+enum class Access : std::uint8_t {
+  // The file is opened with SQLITE_OPEN_READONLY and never changed: not migrated, not
+  // switched to WAL, not created. Only an iomark history of a known version opens.
+  read_only,
+  // Creates the file when missing; refuses a file that is neither empty (0 bytes or a
+  // database without schema objects) nor an iomark history, before changing it.
+  read_write,
+};
+
+struct OpenOptions {
+  Access access{Access::read_write};
+  std::optional<std::chrono::milliseconds> lock_wait;  // default kReadLockWait / kWriteLockWait
+};
 
 using RunId = std::int64_t;
 using SeriesId = std::int64_t;
@@ -120,9 +140,12 @@ struct ImportSummary {
 
 class History {
  public:
-  // Opens or creates the database and migrates it to kSchemaVersion. Errors: io_error
-  // (cannot open, not a database), unsupported (written by a newer iomark).
-  [[nodiscard]] static Result<History> open(const std::string& path);
+  // Opens the database; with Access::read_write creates it if missing and migrates it to
+  // kSchemaVersion. Every error message names `path`. Errors: io_error (cannot open, not a
+  // SQLite file), validation_error (an empty file when reading, a database that is not an
+  // iomark history, a version below 1), unsupported (written by a newer iomark), timed_out
+  // (another process held a lock for longer than the lock wait).
+  [[nodiscard]] static Result<History> open(const std::string& path, const OpenOptions& options = {});
 
   History(History&&) noexcept;
   History& operator=(History&&) noexcept;
@@ -139,7 +162,8 @@ class History {
                                          const results::RunSummary& summary);
   [[nodiscard]] Result<RunId> record_failure(SeriesId series, const results::FailedRun& failed);
 
-  // Every run of every series of an IOmeter (or iomark) results.csv, figures only.
+  // Every run of every series of an IOmeter (or iomark) results.csv, figures only. The reader
+  // refuses non-finite and out-of-range figures (results/csv_reader.hpp), so none is stored.
   [[nodiscard]] Result<ImportSummary> import_results_csv(std::string_view text, std::string_view file_name);
 
   // Runs `writes` in one transaction: all of them are kept or none.
