@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Takes a screenshot of each tab of iomark-gui under Xvfb into docs/screenshots/ (the README
-# shows them). A small plan drives the embedded agent on a temporary test file, so the
+# and docs/gui.md show them). A small plan drives the embedded agent on a temporary test file, so the
 # Results Display shows a finished outstanding-I/O series.
 #   tests/gui/screenshots.sh [BUILD_DIR]     (default build/release; iomark-gui is built there)
 # Installs Xvfb, scrot and xdotool from Debian when missing (as root, or through sudo).

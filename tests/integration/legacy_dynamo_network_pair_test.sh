@@ -4,7 +4,7 @@
 # GUI pairs them (docs/iometer-reference.md#wire-commands): the server worker on dyn1, its client on
 # dyn2, both on the loopback NIC the Dynamos report, 64 KiB then 512 B sent by the client, 4
 # transactions per connection. (No reply: with replies and Test Connection Rate, Dynamo 1.1.0 on
-# Linux can hang in STOP, README "Mixing in existing Dynamo hosts" says why.) The NETWORK rows must
+# Linux can hang in STOP, docs/iometer-interop.md says why.) The NETWORK rows must
 # show traffic counted alike at both ends and the connections the setting implies. The same
 # pair from --network-pair; then a pair of a Dynamo and an iomark agent is refused, naming both.
 # usage: legacy_dynamo_network_pair_test.sh IOMARK IOMARK_AGENT DYNAMO PLAN.icf   (exit 77: no

@@ -1,4 +1,4 @@
-// Renders each chart widget fed real results to a PNG, for looking at them and for the README:
+// Renders each chart widget fed real results to a PNG, for looking at them and for the docs:
 //   chart_screenshots OUTDIR RESULTS.json INSTANTANEOUS.csv COMPARE_FILE...
 // RESULTS.json: an `iomark run --qd 1,2,4,... --json` series (QD curves, latency of its last
 // run). INSTANTANEOUS.csv: an IOmeter 1.1.0 side file, replayed into the live chart; it has no

@@ -1,5 +1,5 @@
 // The live figures of a series in Prometheus' text exposition format (version 0.0.4), as
-// `iomark run --metrics-listen` serves them at /metrics. README "Live metrics" lists the
+// `iomark run --metrics-listen` serves them at /metrics. docs/metrics.md lists the
 // names; they are stable: dashboards and alerts are built on them.
 //
 //   iomark_series_phase{phase="idle|preparing|ramp_up|recording"}  1 for the current phase
