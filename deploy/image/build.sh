@@ -32,32 +32,36 @@ mirror=${IOMARK_IMAGE_MIRROR:-http://deb.debian.org/debian}
 
 work=$(mktemp -d /var/tmp/iomark-image.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-# apt (run by mmdebstrap outside the chroot) reads the local .debs as user _apt.
 cp "$agent_deb" "$cli_deb" "$work/"
-chmod 0755 "$work"
-chmod 0644 "$work"/*.deb
 
 # The user the containers run as, made before the packages so postinst's adduser keeps it:
 # a fixed number, as Kubernetes' runAsUser and fsGroup name users by number.
 essential_hook='echo "iomark:x:10066:10066:iomark agent:/nonexistent:/usr/sbin/nologin" >>"$1/etc/passwd"
 echo "iomark:x:10066:" >>"$1/etc/group"
 echo "iomark:*:19000:0:99999:7:::" >>"$1/etc/shadow"'
+# The two packages' dependencies come from the mirror with the essential set; the packages
+# themselves are copied in and installed with the chroot's dpkg (apt, which mmdebstrap runs
+# from outside, cannot reach a local .deb inside the chroot).
+depends() { dpkg-deb -f "$1" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' | grep .; }
+include=$( (depends "$agent_deb"; depends "$cli_deb") | sort -u | paste -sd,)
+install_hook="copy-in $work/$(basename "$agent_deb") $work/$(basename "$cli_deb") /tmp"
+dpkg_hook='chroot "$1" dpkg -i /tmp/'"$(basename "$agent_deb") /tmp/$(basename "$cli_deb")"
 # Nothing the image never reads: documentation, man pages, locales, apt's lists, the
 # postinst's key, logs. The directories for mounted keys and results exist and belong to
 # the user, so the image also runs without a volume.
-customize_hook='rm -f "$1/etc/iomark/agent.key"
+customize_hook='rm -f "$1/etc/iomark/agent.key" "$1"/tmp/*.deb
 rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/* "$1"/var/cache/debconf/*-old "$1"/var/log/* \
   "$1"/usr/share/doc/*/changelog* "$1"/usr/share/info "$1"/usr/share/lintian "$1"/usr/share/common-licenses
 mkdir -p "$1/etc/iomark/secret" "$1/data" "$1/results"
 chown 10066:10066 "$1/data" "$1/results"'
 
 log "making the root file system ($suite, $(basename "$agent_deb"), $(basename "$cli_deb"))"
-mmdebstrap --mode=root --variant=essential --quiet \
-  --include="$work/$(basename "$agent_deb"),$work/$(basename "$cli_deb")" \
+mmdebstrap --mode=root --variant=essential ${IOMARK_IMAGE_VERBOSE:+--verbose} --quiet --include="$include" \
   --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
   --dpkgopt='path-include=/usr/share/doc/*/copyright' --dpkgopt='path-exclude=/usr/share/locale/*' \
   --dpkgopt='path-exclude=/usr/share/info/*' --dpkgopt='path-exclude=/usr/share/bash-completion/*' \
-  --essential-hook="$essential_hook" --customize-hook="$customize_hook" \
+  --essential-hook="$essential_hook" --customize-hook="$install_hook" --customize-hook="$dpkg_hook" \
+  --customize-hook="$customize_hook" \
   "$suite" "$work/rootfs.tar" "deb $mirror $suite main"
 
 log "importing $image"

@@ -102,7 +102,8 @@ for host in "${hosts[@]}"; do
     test "$(podman exec "$host" stat -c '%U %a' /etc/iomark/agent.key) $(podman exec "$host" cat /etc/iomark/agent.key)" = "iomark 600 $(cat "$fleet_work/iomark.key")"
   check "$host: agent.conf names the key, the allowed path and the host" \
     podman exec "$host" grep -qzE 'listen = "1066".*name = "'"$host"'".*key-file = "/etc/iomark/agent.key".*allow = \["/srv/iomark"\]' /etc/iomark/agent.conf
-  check "$host: the agent runs as user iomark" test "$(podman exec "$host" ps -o user= -C iomark-agent)" = iomark
+  check "$host: the agent runs as user iomark" \
+    test "$(podman exec "$host" sh -c 'stat -c %U /proc/$(systemctl show -p MainPID --value iomark-agent)')" = iomark
 done
 
 run_started=$SECONDS

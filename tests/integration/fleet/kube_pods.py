@@ -16,7 +16,7 @@ log and docs/fleet.md ("Testing it here") list them:
   - the Service's name: hostAliases maps iomark-controller to the controller pod's address;
   - Secret volumes: a hostPath directory holding the same key file (mode 0440, group 10066,
     as the kubelet writes it for defaultMode 0440 and fsGroup 10066);
-  - fieldRef spec.nodeName: the value, the test's node name;
+  - fieldRef spec.nodeName and metadata.name: their values, and $(VAR) in args expanded;
   - fsGroup on claims: the podman volume is made owned by 10066 (volume.podman.io/uid, gid);
   - the image: the one just built;
   - the controller's --wait-managers and the series' length: set by the test (a short series).
@@ -29,6 +29,7 @@ writes OUT_DIR/controller.yaml (the Job's pod and its claims) and OUT_DIR/agents
 """
 import argparse
 import copy
+import re
 import pathlib
 import sys
 
@@ -50,6 +51,12 @@ def podify(name, template, args):
             elif ref == "metadata.name":
                 del env["valueFrom"]
                 env["value"] = name
+        # The kubelet expands $(NAME) in command and args from the container's env; podman 4.3 does not.
+        values = {env["name"]: env["value"] for env in container.get("env", []) if "value" in env}
+        for key in ("command", "args"):
+            if key in container:
+                container[key] = [re.sub(r"\$\((\w+)\)", lambda m: values.get(m.group(1), m.group(0)), a)
+                                  for a in container[key]]
     for volume in spec.get("volumes", []):
         if "secret" in volume:
             del volume["secret"]
