@@ -3,7 +3,8 @@
 # their init on a podman network of this test's own, reached by Ansible's podman connection.
 # The role is applied twice (the second run must change nothing), the agents must run as
 # iomark-agent.service with the key at mode 0600, and run.yml must run a series on all three
-# from the controller host and fetch results.csv, JSON and the report back here.
+# from the controller host (a quick series, then an IOmeter .icf plan) and fetch results.csv,
+# JSON and the report back here.
 # usage: ansible_test.sh PACKAGE_DIR    (holds iomark-agent_*.deb and iomark_*.deb)
 set -uo pipefail
 packages=$(cd "${1:?usage: ansible_test.sh PACKAGE_DIR}" && pwd)
@@ -120,5 +121,41 @@ check "two runs (QD 1 and 4) over 3 managers, with I/O and no errors" \
   test "$(awk -F, '$1 == "ALL" && $4 == 3 && $7 > 0 && $28 == 0' "$csv" | wc -l)" = 2
 check "each agent made iobw.tst in its allowed directory" \
   test "$(ls "$fleet_work"/srv/"$prefix"-agent*/iobw.tst 2>/dev/null | wc -l)" = 3
+
+# The same with an IOmeter plan: its managers are the agents' names (the role names each agent
+# after its inventory host), each with one worker on /srv/iomark, queue depth cycling 1, 2, 4.
+plan=$fleet_work/plan.icf
+{
+  printf 'Version 1.1.0 \n'
+  printf "'TEST SETUP ====================================================================\n"
+  printf "'Test Description\n\tthree agents from a plan\n'Run Time\n'\thours      minutes    seconds\n\t0          0          2\n"
+  printf "'Ramp Up Time (s)\n\t0\n'Default Disk Workers to Spawn\n\t1\n'Default Network Workers to Spawn\n\t0\n"
+  printf "'Record Results\n\tALL\n'Worker Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n"
+  printf "'Disk Cycling\n'\tstart      step       step type\n\t1          1          LINEAR\n"
+  printf "'Queue Depth Cycling\n'\tstart      end        step       step type\n\t1          4          2          EXPONENTIAL\n"
+  printf "'Test Type\n\tCYCLE_OUTSTANDING_IOS\n'END test setup\n"
+  printf "'MANAGER LIST ==================================================================\n"
+  for host in "${hosts[@]}"; do
+    printf "'Manager ID, manager name\n\t1,%s\n'Manager network address\n\t\n" "$host"
+    printf "'Worker\n\tWorker 1\n'Worker type\n\tDISK\n'Default target settings for worker\n"
+    printf "'Number of outstanding IOs,test connection rate,transactions per connection,use fixed seed,fixed seed value\n\t1,DISABLED,1,ENABLED,42\n"
+    printf "'Disk maximum size,starting sector,Data pattern\n\t32768,0,0\n'End default target settings for worker\n"
+    printf "'Assigned access specs\n\t4K random read\n'End assigned access specs\n"
+    printf "'Target assignments\n'Target\n\t/srv/iomark\n'Target type\n\tDISK\n'End target\n'End target assignments\n'End worker\n'End manager\n"
+  done
+  printf "'END manager list\nVersion 1.1.0 \n"
+} >"$plan"
+rm -rf "$fleet_work/results"
+plan_started=$SECONDS
+ANSIBLE_NOCOLOR=1 ansible-playbook -i "$fleet_work/hosts.ini" "$playbooks/run.yml" -e "iomark_run_plan=$plan" \
+  >"$fleet_work/plan.out" 2>&1
+check "run.yml runs an .icf plan on the three agents" test $? -eq 0 || tail -40 "$fleet_work/plan.out"
+log "run.yml with a plan: $((SECONDS - plan_started)) s"
+pcsv=$(ls "$fleet_work"/results/*/results.csv 2>/dev/null | head -n1)
+check "the plan's results.csv came back with its description" test "$(sed -n 2p "$pcsv" 2>/dev/null)" = "6,three agents from a plan"
+check "the plan ran QD 1, 2, 4 over 3 managers with I/O and no errors" \
+  test "$(awk -F, '$1 == "ALL" && $4 == 3 && $7 > 0 && $28 == 0 {print $48}' "$pcsv" | tr '\n' ,)" = "1,2,4,"
+check "the plan's MANAGER rows are the three agents, in the plan's order" \
+  test "$(awk -F, '$1 == "MANAGER" {print $2}' "$pcsv" | head -3 | tr '\n' ' ')" = "$(printf '%s ' "${hosts[@]}")"
 log "ansible test took $((SECONDS - started)) s"
 finish

@@ -21,7 +21,7 @@ cleanups=()
 check() {  # check NAME COMMAND...
   local name=$1
   shift
-  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else echo "FAIL $name"; failed=$((failed + 1)); fi
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else echo "FAIL $name"; failed=$((failed + 1)); return 1; fi
 }
 # Cleanup steps run last-in first-out at exit; each is one command line.
 on_exit() { cleanups+=("$*"); }
