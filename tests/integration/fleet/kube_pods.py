@@ -40,7 +40,7 @@ def podify(name, template, args):
     spec = copy.deepcopy(template["spec"])
     labels = dict(template.get("metadata", {}).get("labels", {}))
     spec["hostAliases"] = [{"ip": args.controller_ip, "hostnames": ["iomark-controller"]}]
-    for container in spec.get("containers", []):
+    for container in spec.get("initContainers", []) + spec.get("containers", []):
         container["image"] = args.image
         container["imagePullPolicy"] = "Never"
         for env in container.get("env", []):

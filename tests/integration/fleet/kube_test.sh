@@ -29,8 +29,8 @@ pods=$(python3 "$here/kube_pods.py" "$manifests" "$fleet_work/play" --image "$im
   --controller-arg=--wait-managers=$agents_expected --controller-arg=--wait-timeout=180 \
   --controller-arg=--size=64M --controller-arg=--qd=1,4 --controller-arg=--ramp=0 \
   --controller-arg=--time=3) || { echo "FAIL kube_pods.py"; exit 1; }
-# A host directory stands for the node's /var/lib/iomark; the kubelet makes it (DirectoryOrCreate).
-chown -R 10066:10066 "$fleet_work/hostpath"
+# A host directory stands for the node's /var/lib/iomark, made as the kubelet makes a
+# DirectoryOrCreate hostPath: root's, mode 0755 (the DaemonSet's init container gives it to 10066).
 log "agent pods: $pods"
 check "the manifests give at least 4 agent pods" test "$(wc -w <<<"$pods")" -ge 4
 
