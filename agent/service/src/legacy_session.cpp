@@ -264,11 +264,13 @@ Result<std::optional<LegacyEnd>> LegacySession::handle(const legacy::Message& me
   };
   switch (message.purpose) {
     case Purpose::add_workers: {
+      // Dynamo answers a count it could not make in full with 0 and keeps none of them; its
+      // table of workers has no bound check, so too many is such a count here.
       const auto room = static_cast<std::int32_t>(legacy::kMaxWorkers - workers_.size());
-      const auto made = std::clamp(message.data, 0, room);
+      const auto made = message.data >= 0 && message.data <= room ? message.data : 0;
       if (made != message.data) {
         refuse("ADD_WORKERS: data " + std::to_string(message.data) + " is outside 0.." + std::to_string(room) +
-               " (at most " + std::to_string(legacy::kMaxWorkers) + " workers): added " + std::to_string(made));
+               " (at most " + std::to_string(legacy::kMaxWorkers) + " workers): answered 0");
       }
       workers_.resize(workers_.size() + static_cast<std::size_t>(made));
       return done(reply(message.purpose, made));

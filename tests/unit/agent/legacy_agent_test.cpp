@@ -236,7 +236,10 @@ TEST(LegacyAgent, RefusesOutOfRangeIndexesCountsAndNamesAndKeepsInStep) {
     EXPECT_TRUE(!reply || reply->purpose == purpose);
     return reply ? reply->data : -1000;
   };
+  // More than fit: none made, answered 0, as Dynamo answers a count it cannot make in full.
   ASSERT_TRUE(gui.send(Purpose::add_workers, 1000));
+  EXPECT_EQ(answer(Purpose::add_workers), 0);
+  ASSERT_TRUE(gui.send(Purpose::add_workers, static_cast<std::int32_t>(legacy::kMaxWorkers)));
   EXPECT_EQ(answer(Purpose::add_workers), static_cast<std::int32_t>(legacy::kMaxWorkers));
   ASSERT_TRUE(gui.send(Purpose::exit, legacy::kAllWorkers));
   ASSERT_TRUE(gui.send(Purpose::add_workers, -5));

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <thread>
 
@@ -188,6 +189,102 @@ bool FakeGui::channel_closed_within(std::chrono::milliseconds wait) {
     if (!got) return got.error().describe().find("closed") != std::string::npos;
   }
   return false;
+}
+
+std::string_view to_string(GuiShape shape) noexcept {
+  switch (shape) {
+    case GuiShape::iometer_1_1_0: return "IOmeter 1.1.0";
+    case GuiShape::zero_filled: return "zero-filled";
+    case GuiShape::garbage: return "garbage";
+  }
+  return "?";
+}
+
+namespace {
+
+void put_le(std::span<std::byte> block, std::size_t offset, std::uint64_t value, std::size_t width) {
+  for (std::size_t i = 0; i < width; ++i) block[offset + i] = static_cast<std::byte>((value >> (8 * i)) & 0xFF);
+}
+
+std::uint64_t get_le(std::span<const std::byte> block, std::size_t offset, std::size_t width) {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < width; ++i) value |= std::to_integer<std::uint64_t>(block[offset + i]) << (8 * i);
+  return value;
+}
+
+// Bytes the GUI never wrote: 0xCD (MSVC's fill for `new`), zeros, or pseudo-random garbage
+// (a fixed xorshift stream, so a failure repeats).
+void fill_unset(std::span<std::byte> bytes, GuiShape shape) {
+  switch (shape) {
+    case GuiShape::iometer_1_1_0: std::fill(bytes.begin(), bytes.end(), std::byte{0xCD}); return;
+    case GuiShape::zero_filled: std::fill(bytes.begin(), bytes.end(), std::byte{0}); return;
+    case GuiShape::garbage: {
+      std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+      for (auto& byte : bytes) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        byte = static_cast<std::byte>(state >> 32);
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+legacy::DataBlock gui_target_block(std::span<const std::byte> reported, std::size_t index,
+                                   const GuiWorkerSettings& worker, GuiShape shape) {
+  namespace layout = legacy::target_spec_layout;
+  namespace disk = legacy::disk_spec_layout;
+  legacy::DataBlock block(legacy::kDataMessageBytes);
+  fill_unset(block, shape);
+  put_le(block, legacy::kDataCountOffset, 1, 4);
+  const std::size_t base = legacy::kDataUnionOffset;
+  // Worker::AddTarget: memcpy of the reported Target_Spec ...
+  std::copy_n(reported.begin() + static_cast<std::ptrdiff_t>(legacy::kDataUnionOffset + index * layout::kBytes),
+              layout::kBytes, block.begin() + static_cast<std::ptrdiff_t>(base));
+  // ... then the worker's defaults over it, its whole Disk_Spec among them.
+  put_le(block, base + layout::kQueueDepth, worker.queue_depth, 4);
+  put_le(block, base + layout::kTestConnectionRate, 0, 4);
+  put_le(block, base + layout::kTransactionsPerConnection, 1, 4);
+  std::fill_n(block.begin() + static_cast<std::ptrdiff_t>(base + layout::kDetails), disk::kBytes, std::byte{0});
+  put_le(block, base + layout::kDetails + disk::kMaximumSize, worker.maximum_size_sectors, 8);
+  put_le(block, base + layout::kDetails + disk::kStartingSector, worker.starting_sector, 8);
+  put_le(block, base + layout::kDataPattern, static_cast<std::uint32_t>(worker.data_pattern), 4);
+  // Worker::SetTargets: the seed goes into `random`; fixed_seed_value stays what was reported.
+  put_le(block, base + layout::kUseFixedSeed, worker.use_fixed_seed ? 1 : 0, 4);
+  put_le(block, base + layout::kRandom, worker.use_fixed_seed ? worker.fixed_seed_value : worker.timestamp, 8);
+  // ManagerList marks the targets of the test active.
+  put_le(block, base + layout::kType, get_le(block, base + layout::kType, 4) | legacy::target_type::kActive, 4);
+  return block;
+}
+
+legacy::DataBlock gui_spec_block(const access_specs::AccessSpec& spec, GuiShape shape) {
+  namespace layout = legacy::test_spec_layout;
+  namespace line_layout = legacy::access_spec_layout;
+  legacy::DataBlock block(legacy::kDataMessageBytes);
+  fill_unset(block, shape);
+  const std::size_t base = legacy::kDataUnionOffset;
+  std::copy_n(reinterpret_cast<const std::byte*>(spec.name.c_str()), spec.name.size() + 1,
+              block.begin() + static_cast<std::ptrdiff_t>(base + layout::kName));
+  put_le(block, base + layout::kDefaultAssignment, static_cast<std::uint32_t>(spec.default_assignment), 4);
+  const auto line_at = [&](std::size_t i) { return base + layout::kAccess + i * line_layout::kBytes; };
+  for (std::size_t i = 0; i < spec.lines.size(); ++i) {
+    const auto& line = spec.lines[i];
+    put_le(block, line_at(i) + line_layout::kOfSize, line.percent_of_size, 4);
+    put_le(block, line_at(i) + line_layout::kReads, line.percent_reads, 4);
+    put_le(block, line_at(i) + line_layout::kRandom, line.percent_random, 4);
+    put_le(block, line_at(i) + line_layout::kDelay, line.delay_ms, 4);
+    put_le(block, line_at(i) + line_layout::kBurst, line.burst_transactions, 4);
+    put_le(block, line_at(i) + line_layout::kAlign, line.align_bytes, 4);
+    put_le(block, line_at(i) + line_layout::kReply, line.reply_bytes, 4);
+    put_le(block, line_at(i) + line_layout::kSize, line.size_bytes, 4);
+  }
+  if (spec.lines.size() < legacy::kMaxSpecLines && shape == GuiShape::iometer_1_1_0) {
+    put_le(block, line_at(spec.lines.size()) + line_layout::kOfSize, 0xFFFFFFFFU, 4);  // IOERROR ends the list
+  }
+  return block;
 }
 
 void FakeGui::close_channel() {

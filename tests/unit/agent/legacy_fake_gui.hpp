@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iomark/access_specs/access_spec.hpp"
@@ -80,6 +82,43 @@ class FakeGui {
   transport::LegacySocket channel_;
   std::vector<std::string> transcript_;
 };
+
+// What an IOmeter GUI puts in the bytes of a block it does not set (docs/iometer-gui-messages.md).
+enum class GuiShape : std::uint8_t {
+  // IOmeter 1.1.0: blocks and Test_Specs come from `new` (uninitialised; MSVC's debug heap
+  // fills them with 0xCD), the access lines end with of_size -1.
+  iometer_1_1_0,
+  // An IOmeter-derived GUI that zero-fills: unused lines are zeros, the list ends with a
+  // line of of_size 0.
+  zero_filled,
+  // Unused bytes hold anything (pseudo-random bytes here, -1s and 100s among them): no end
+  // marker at all after the lines that make 100 %.
+  garbage,
+};
+[[nodiscard]] std::string_view to_string(GuiShape shape) noexcept;
+
+// A GUI worker's settings, as Worker keeps them in its own Target_Spec (Worker.cpp): its
+// Disk_Spec is zeroed but for maximum_size and starting_sector.
+struct GuiWorkerSettings {
+  std::uint32_t queue_depth{1};
+  std::uint64_t maximum_size_sectors{};
+  std::uint64_t starting_sector{};
+  legacy::DataPattern data_pattern{legacy::DataPattern::repeating_bytes};
+  bool use_fixed_seed{false};
+  std::uint64_t fixed_seed_value{};
+  std::uint64_t timestamp{0x00000A1B2C3D4E5FULL};  // timer_value(), the seed when none is fixed
+};
+
+// The SET_TARGETS block Worker::AddTarget + Worker::SetTargets make for entry `index` of the
+// reported disk list `reported` (a REPORT_TARGETS block, taken byte for byte): the reported
+// entry with the worker's queue depth, seed, connection settings, data pattern and whole
+// Disk_Spec over it (sector_size 0, ready 0), the Active bit set, count 1; the rest of the
+// block as `shape` leaves it.
+[[nodiscard]] legacy::DataBlock gui_target_block(std::span<const std::byte> reported, std::size_t index,
+                                                 const GuiWorkerSettings& worker, GuiShape shape);
+// The SET_ACCESS block Worker::SetAccess makes of `spec` (its lines as AccessSpecList holds
+// them), ending the lines and filling the unused bytes as `shape` does.
+[[nodiscard]] legacy::DataBlock gui_spec_block(const access_specs::AccessSpec& spec, GuiShape shape);
 
 // What one full run of a plan gave.
 struct PlanOutcome {
