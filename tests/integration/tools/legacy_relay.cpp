@@ -11,6 +11,10 @@
 // Data_Message images as "block". The stream has no framing; a turn is split into messages and
 // blocks by its length and its known purposes (docs/iometer-reference.md#wire-encoding), which is
 // unambiguous for what IOmeter's peers send. Exits 0 when either side closes, 1 on a setup failure.
+//
+// With RESULTS_PREFIX, the manager's login block goes to RESULTS_PREFIX.login and its answer
+// to the N-th REPORT_RESULTS (the Manager_Results and Worker_Results blocks, as sent) to
+// RESULTS_PREFIX.N, for tools/legacy_gui_figures.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -73,10 +77,16 @@ int fail(const std::string& what, const iomark::Error& error) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: legacy_relay CONTROLLER_PORT TRANSCRIPT\n";
+  if (argc != 3 && argc != 4) {
+    std::cerr << "usage: legacy_relay CONTROLLER_PORT TRANSCRIPT [RESULTS_PREFIX]\n";
     return 2;
   }
+  const std::string results_prefix = argc == 4 ? argv[3] : "";
+  const auto save = [&results_prefix](const std::string& suffix, std::span<const std::byte> bytes) {
+    if (results_prefix.empty()) return;
+    std::ofstream(results_prefix + "." + suffix, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  };
   const auto controller_port = static_cast<std::uint16_t>(std::stoi(argv[1]));
   std::ofstream transcript(argv[2]);
   auto login_port = LegacyListener::open_any_port();
@@ -95,6 +105,7 @@ int main(int argc, char** argv) {
   if (auto got = manager_login->receive_exact(block, Clock::now() + kStepDeadline); !got) return fail("login block", got.error());
   auto info = legacy::decode_manager_info(block);
   if (!info) return fail("login block", info.error());
+  save("login", block);
   const auto manager_command_port = info->command_port;
   info->command_port = command_port->port();
   auto rewritten = legacy::encode_manager_info(*info);
@@ -112,9 +123,12 @@ int main(int argc, char** argv) {
   // Pass everything on; a line per exchange.
   std::vector<std::byte> controller_turn;
   std::vector<std::byte> manager_turn;
+  int results_answers = 0;
   const auto write_exchange = [&] {
     if (controller_turn.empty() && manager_turn.empty()) return;
-    transcript << describe_turn(controller_turn) << " -> " << describe_turn(manager_turn) << '\n';
+    const auto asked = describe_turn(controller_turn);
+    if (asked.starts_with("REPORT_RESULTS")) save(std::to_string(++results_answers), manager_turn);
+    transcript << asked << " -> " << describe_turn(manager_turn) << '\n';
     controller_turn.clear();
     manager_turn.clear();
   };
