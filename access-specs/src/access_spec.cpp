@@ -5,8 +5,8 @@
 #include <charconv>
 #include <limits>
 
-#include "ascii.hpp"
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/common/ascii.hpp"
 #include "iomark/common/units.hpp"
 
 namespace iomark::access_specs {
@@ -29,12 +29,6 @@ std::uint32_t AccessSpecLine::*member_of(const FieldDescriptor& d) {
 }
 
 constexpr bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 bool all_digits(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -76,7 +70,7 @@ tl::unexpected<Error> field_error(std::size_t position, const FieldDescriptor& d
 }
 
 Result<std::uint32_t> parse_field(std::string_view raw, std::size_t position, const FieldDescriptor& d) {
-  const std::string_view text = trim(raw);
+  const std::string_view text = ascii::trim(raw);
   const std::string quoted = "'" + std::string(text) + "'";
   if (text.empty()) return field_error(position, d, " is empty");
   if (text.front() == '-') return field_error(position, d, ": " + quoted + " is negative");
@@ -138,7 +132,7 @@ Result<void> validate(const AccessSpec& spec) {
 }
 
 Result<AccessSpecLine> parse_spec_line(std::string_view text) {
-  std::string_view rest = trim(text);
+  std::string_view rest = ascii::trim(text);
   if (!rest.empty() && rest.back() == ',') rest.remove_suffix(1);
 
   std::array<std::string_view, kLineMembers.size()> fields{};
@@ -194,7 +188,7 @@ std::string_view to_string(DefaultAssignment assignment) noexcept {
 std::optional<DefaultAssignment> parse_default_assignment(std::string_view literal) noexcept {
   for (const auto assignment : {DefaultAssignment::none, DefaultAssignment::all, DefaultAssignment::disk,
                                 DefaultAssignment::network}) {
-    if (detail::iequals(literal, to_string(assignment))) return assignment;
+    if (ascii::iequals(literal, to_string(assignment))) return assignment;
   }
   return std::nullopt;
 }

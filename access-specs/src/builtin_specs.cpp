@@ -1,11 +1,11 @@
 #include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/common/ascii.hpp"
 
 #include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
 
-#include "ascii.hpp"
 
 namespace iomark::access_specs {
 namespace {
@@ -155,11 +155,11 @@ std::span<const SpecAlias> builtin_spec_aliases() noexcept { return kAliases; }
 const AccessSpec* find_builtin_spec(std::string_view name) {
   for (const auto list : {storage_pattern_specs(), iometer_default_specs()}) {
     for (const AccessSpec& spec : list) {
-      if (detail::iequals(spec.name, name)) return &spec;
+      if (ascii::iequals(spec.name, name)) return &spec;
     }
   }
   for (const SpecAlias& alias : kAliases) {
-    if (detail::iequals(alias.alias, name)) return find_builtin_spec(alias.spec_name);
+    if (ascii::iequals(alias.alias, name)) return find_builtin_spec(alias.spec_name);
   }
   return nullptr;
 }

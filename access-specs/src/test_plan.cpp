@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 
-#include "ascii.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/common/ascii.hpp"
 
 namespace iomark::access_specs {
 namespace {
@@ -34,7 +34,7 @@ constexpr std::array<UpdateType, 2> kUpdateTypes{UpdateType::whole_test, UpdateT
 template <typename Enum, std::size_t N>
 std::optional<Enum> parse_literal(const std::array<Enum, N>& values, std::string_view literal) noexcept {
   for (const Enum value : values) {
-    if (detail::iequals(literal, to_string(value))) return value;
+    if (ascii::iequals(literal, to_string(value))) return value;
   }
   return std::nullopt;
 }
@@ -141,12 +141,12 @@ Result<void> validate_specs(const std::vector<AccessSpec>& specs) {
     const AccessSpec& spec = specs[i];
     if (auto ok = validate(spec); !ok) return ok;
     const std::string who = "spec '" + spec.name + "'";
-    if (detail::iequals(spec.name, kIdleSpecName)) {
+    if (ascii::iequals(spec.name, kIdleSpecName)) {
       return plan_error(ErrorCode::validation_error, who, "the name is reserved for the built-in idle spec",
                         "name");
     }
     for (std::size_t j = 0; j < i; ++j) {
-      if (detail::iequals(specs[j].name, spec.name)) {
+      if (ascii::iequals(specs[j].name, spec.name)) {
         return plan_error(ErrorCode::validation_error, who,
                           "duplicates the name of spec '" + specs[j].name + "' (names ignore case)", "name");
       }
@@ -219,7 +219,7 @@ Result<void> validate_worker(const Worker& worker, const std::string& manager_wh
   }
   if (worker.assigned_specs) {
     for (const std::string& name : *worker.assigned_specs) {
-      if (detail::iequals(name, kIdleSpecName) || find_spec(plan_specs, name) != nullptr ||
+      if (ascii::iequals(name, kIdleSpecName) || find_spec(plan_specs, name) != nullptr ||
           find_builtin_spec(name) != nullptr) {
         continue;
       }
@@ -242,7 +242,7 @@ Result<void> validate_managers(const std::vector<Manager>& managers, const std::
                         "network_address");
     }
     for (std::size_t j = 0; j < i; ++j) {
-      if (managers[j].id == manager.id && detail::iequals(managers[j].name, manager.name)) {
+      if (managers[j].id == manager.id && ascii::iequals(managers[j].name, manager.name)) {
         return plan_error(ErrorCode::validation_error, who,
                           "appears twice; same-named managers need distinct ids", "manager_id");
       }
@@ -272,7 +272,7 @@ Result<void> validate(const TestPlan& plan) {
 
 const AccessSpec* find_spec(const std::vector<AccessSpec>& specs, std::string_view name) {
   const auto it = std::find_if(specs.begin(), specs.end(),
-                               [name](const AccessSpec& spec) { return detail::iequals(spec.name, name); });
+                               [name](const AccessSpec& spec) { return ascii::iequals(spec.name, name); });
   return it == specs.end() ? nullptr : &*it;
 }
 

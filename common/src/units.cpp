@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "iomark/common/ascii.hpp"
+
 namespace iomark {
 
 namespace {
@@ -33,19 +35,12 @@ std::string format_size(Bytes size) {
 }
 
 std::optional<Bytes> parse_size(std::string_view text) {
-  auto trim = [](std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-  };
-  text = trim(text);
+  text = ascii::trim(text);
   std::uint64_t number = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
   if (error != std::errc() || end == text.data()) return std::nullopt;
-  std::string suffix;
-  for (char c : trim(std::string_view(end, static_cast<std::size_t>(text.data() + text.size() - end)))) {
-    suffix += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
+  const std::string suffix =
+      ascii::to_lower(ascii::trim(std::string_view(end, static_cast<std::size_t>(text.data() + text.size() - end))));
   // Block sizes are binary whatever the spelling: "4k", "4KB" and "4 KiB" all mean 4096.
   std::uint64_t multiplier = 0;
   if (suffix.empty() || suffix == "b") multiplier = 1;

@@ -7,10 +7,6 @@ namespace iomark::icf::detail {
 
 namespace {
 
-bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
-
-char lower(char c) noexcept { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
 bool is_token_char(char c, bool spaces) noexcept {
   if (c == ' ') return spaces;
   const auto u = static_cast<unsigned char>(c);
@@ -27,40 +23,10 @@ void skip_separator(std::string_view& rest) noexcept {
 
 }  // namespace
 
-std::string_view trim(std::string_view text) noexcept {
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-bool istarts_with(std::string_view text, std::string_view prefix) noexcept {
-  return text.size() >= prefix.size() && iequals(text.substr(0, prefix.size()), prefix);
-}
-
 std::string excerpt(std::string_view text) {
   constexpr std::size_t kMaxShown = 40;
   if (text.size() <= kMaxShown) return std::string(text);
   return std::string(text.substr(0, kMaxShown)) + "...";
-}
-
-std::string to_upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string to_lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = lower(c);
-  return out;
 }
 
 std::vector<Line> split_lines(std::string_view text) {

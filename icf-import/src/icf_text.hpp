@@ -9,15 +9,18 @@
 
 #include <tl/expected.hpp>
 
+#include "iomark/common/ascii.hpp"
+
 namespace iomark::icf::detail {
 
-[[nodiscard]] std::string_view trim(std::string_view text) noexcept;
-[[nodiscard]] bool iequals(std::string_view a, std::string_view b) noexcept;
-[[nodiscard]] bool istarts_with(std::string_view text, std::string_view prefix) noexcept;
+// IOmeter compares keys and names in the C locale (docs/iometer-reference.md#icf-lexical).
+using ascii::iequals;
+using ascii::istarts_with;
+using ascii::to_lower;
+using ascii::to_upper;
+using ascii::trim;
 // At most 40 characters of `text`, for messages about untrusted input.
 [[nodiscard]] std::string excerpt(std::string_view text);
-[[nodiscard]] std::string to_upper(std::string_view text);
-[[nodiscard]] std::string to_lower(std::string_view text);
 
 struct Line {
   std::string_view raw;   // without the line end

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "iomark/common/ascii.hpp"
+
 namespace iomark::report {
 
 namespace {
@@ -279,7 +281,7 @@ std::string slug(std::string_view text) {
     if (std::isalnum(u) != 0 && u < 0x80) {
       if (pending_dash && !out.empty()) out += '-';
       pending_dash = false;
-      out += static_cast<char>(std::tolower(u));
+      out += ascii::to_lower(c);
     } else {
       pending_dash = true;
     }

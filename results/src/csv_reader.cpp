@@ -3,17 +3,15 @@
 #include <charconv>
 #include <utility>
 
+#include "iomark/common/ascii.hpp"
+
 namespace iomark::results {
 namespace {
 
 using access_specs::AccessSpec;
 using access_specs::DefaultAssignment;
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
-}
+using ascii::trim;
 
 std::vector<std::string_view> split_fields(std::string_view line) {
   std::vector<std::string_view> fields;

@@ -10,6 +10,7 @@
 
 #include "icf_corpus.hpp"
 #include "iomark/access_specs/test_plan.hpp"
+#include "iomark/common/ascii.hpp"
 
 namespace iomark::access_specs {
 namespace {
@@ -26,10 +27,7 @@ std::uint32_t total_of_size(const AccessSpec& spec) {
       [](std::uint32_t sum, const AccessSpecLine& line) { return sum + line.percent_of_size; });
 }
 
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
+std::string lower(std::string_view text) { return ascii::to_lower(text); }
 
 // Plans, scripts and `iomark specs show` refer to these names: changing one breaks users.
 TEST(BuiltinSpecs, StoragePatternNamesAreStable) {

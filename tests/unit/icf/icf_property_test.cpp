@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "iomark/common/ascii.hpp"
 #include "iomark/icf/icf.hpp"
 
 namespace iomark::icf {
@@ -119,9 +120,7 @@ class PlanGenerator {
     while (out.size() < count) {
       AccessSpec spec;
       spec.name = text(40, ",", false);
-      std::string lower = spec.name;
-      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-      if (!seen.insert(lower).second) continue;
+      if (!seen.insert(ascii::to_lower(spec.name)).second) continue;
       spec.default_assignment = pick<DefaultAssignment>(4);
       const auto lines = 1 + below(chance(1, 10) ? 100 : 5);
       std::uint32_t left = 100;
