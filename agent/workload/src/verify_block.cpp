@@ -80,14 +80,6 @@ std::uint32_t crc32c_portable(std::span<const std::byte> data) noexcept {
   return ~crc32c_table(~0U, data.data(), data.size());
 }
 
-bool crc32c_has_hardware() noexcept {
-#if defined(__x86_64__)
-  return cpu_has_sse42();
-#else
-  return false;
-#endif
-}
-
 std::uint32_t crc32c(std::span<const std::byte> data) noexcept {
 #if defined(__x86_64__)
   if (cpu_has_sse42()) return ~crc32c_sse42(~0U, data.data(), data.size());

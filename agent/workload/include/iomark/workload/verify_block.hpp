@@ -36,7 +36,6 @@ inline constexpr std::uint32_t kPreferredVerifyBlockBytes = 4096;
 // else a table. `crc32c_portable` is the table version, for tests.
 [[nodiscard]] std::uint32_t crc32c(std::span<const std::byte> data) noexcept;
 [[nodiscard]] std::uint32_t crc32c_portable(std::span<const std::byte> data) noexcept;
-[[nodiscard]] bool crc32c_has_hardware() noexcept;
 
 // The verify block size for `spec` on a target with `sector_size_bytes`: 4 KiB when every
 // transfer and every alignment of the spec is a multiple of 4 KiB (and the sector is at most
