@@ -71,4 +71,17 @@ else
   check "the controller listens (got: $(cat "$work/controller.err"))" false
 fi
 
+# The service unit acts on the same table, whichever --protocol the configuration names: 0
+# is a clean end (not restarted: Restart=on-failure), 1 and 4 may fix themselves (restarted),
+# 2, 3 and 5 never do (RestartPreventExitStatus), as common/exit_code.hpp numbers them.
+unit=$(dirname "$0")/../../packaging/agent/iomark-agent.service
+codes=$(dirname "$0")/../../common/include/iomark/common/exit_code.hpp
+code_of() { sed -n "s/^ *$1 = \([0-9]*\),.*/\1/p" "$codes"; }
+check "the unit restarts on failure only ($(grep '^Restart=' "$unit"))" grep -qx 'Restart=on-failure' "$unit"
+never="$(code_of usage) $(code_of bad_input) $(code_of refused)"
+check "the unit never restarts usage, bad input or refused ($never; $(grep '^RestartPreventExitStatus=' "$unit"))" \
+  grep -qx "RestartPreventExitStatus=$never" "$unit"
+check "run_failed and cannot_connect are 1 and 4, restarted ($(code_of run_failed) $(code_of cannot_connect))" \
+  test "$(code_of run_failed) $(code_of cannot_connect)" = "1 4"
+
 finish "exit codes"

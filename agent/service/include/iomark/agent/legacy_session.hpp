@@ -3,7 +3,9 @@
 // (docs/iometer-reference.md#wire-commands) with the exact number and order of blocks Dynamo 1.1.0
 // sends (IOManager.cpp, Process_Message), driving iomark's own RunSession. The legacy wire has no
 // framing, so a missing or extra block would desynchronise the GUI: each handler below sends
-// exactly what Dynamo sends, even when the request fails (then with `data` = 0).
+// exactly what Dynamo sends, even when the request fails (then with `data` = 0). Each field of
+// each block is read as Dynamo reads it, so every IOmeter GUI drives the agent: what is read,
+// ignored or refused, field by field, is docs/iometer-gui-messages.md.
 //
 // What differs from Dynamo, on purpose:
 // - REPORT_TARGETS lists only what the operator's --allow permits (legacy_targets.hpp), and
