@@ -6,10 +6,31 @@
 
 namespace iomark::icf::detail {
 
+namespace {
+
+// The lines split_lines() would make (LF, CR or CRLF end a line), without making them.
+std::uint64_t count_lines(std::string_view text) {
+  std::uint64_t count = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) ++count;
+  }
+  if (!text.empty() && text.back() != '\n' && text.back() != '\r') ++count;  // a last line without its end
+  return count;
+}
+
+}  // namespace
+
 ReaderContext::ReaderContext(std::string_view text, std::string_view file_name)
-    : lines_(split_lines(text)), file_(file_name) {}
+    : line_count_(count_lines(text)), file_(file_name) {
+  if (line_count_ <= kMaxIcfLines) lines_ = split_lines(text);
+}
 
 Result<void> ReaderContext::check_lines() {
+  if (line_count_ > kMaxIcfLines) {
+    return fail(Error(ErrorCode::parse_error, "the file has " + std::to_string(line_count_) + " lines (at most " +
+                                                  std::to_string(kMaxIcfLines) + " are accepted)")
+                    .at({file_, kMaxIcfLines + 1}));
+  }
   constexpr std::size_t kMaxFieldLength = 120;
   std::string_view owner = "Version";
   for (const Line& line : lines_) {

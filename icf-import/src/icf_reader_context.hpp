@@ -17,6 +17,10 @@ namespace iomark::icf::detail {
 // Lines longer than this are refused (a 10 MB "line" is not an ICF); IOmeter itself stops at 199.
 inline constexpr std::size_t kMaxLineLength = 64 * 1024;
 inline constexpr std::size_t kLegacyMaxLineLength = 199;
+// Files with more lines are refused before their lines are indexed (docs/icf-compatibility.md,
+// "Limits"): a real .icf has a few hundred to a few thousand; 1 Mi lines of an index cost
+// about 40 MiB, where 50 MB of newlines once cost 2.7 GB.
+inline constexpr std::uint64_t kMaxIcfLines = std::uint64_t{1} << 20;
 // After this many warnings one summary warning is added and the rest are dropped.
 inline constexpr std::size_t kMaxWarnings = 1000;
 
@@ -27,7 +31,8 @@ class ReaderContext {
  public:
   ReaderContext(std::string_view text, std::string_view file_name);
 
-  // Refuses NUL bytes and over-long lines, naming the key the offending line belongs to;
+  // Refuses more than kMaxIcfLines lines, NUL bytes and over-long lines, naming the key the
+  // offending line belongs to;
   // warns about lines IOmeter's 199-character buffer would break.
   [[nodiscard]] Result<void> check_lines();
 
@@ -79,6 +84,7 @@ class ReaderContext {
   void skip_captions(KeyPredicate is_known) noexcept;
 
   std::vector<Line> lines_;
+  std::uint64_t line_count_{};  // as split_lines counts them; lines_ stays empty above kMaxIcfLines
   std::size_t pos_{};
   std::string file_;
   std::vector<Warning> warnings_;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace iomark::report {
 
@@ -62,11 +63,23 @@ std::string escape_xml(std::string_view text) {
 }
 
 std::vector<double> nice_ticks(double low, double high, std::size_t max_count) {
+  // Whatever the data: a non-finite end takes the other's value (0 if both are), a reversed
+  // range is swapped, and an empty one is widened by half a unit or a millionth of its
+  // magnitude, whichever is more (at 1e17, half a unit is lost to rounding and the step
+  // would be 0).
+  if (!std::isfinite(low)) low = std::isfinite(high) ? high : 0.0;
+  if (!std::isfinite(high)) high = low;
+  if (low > high) std::swap(low, high);
   if (!(high > low)) {
-    low -= 0.5;
-    high += 0.5;
+    const double widen = std::max(0.5, std::fabs(low) * 1e-6);
+    constexpr double kLargest = std::numeric_limits<double>::max();  // widening must stay finite
+    low = std::max(low - widen, -kLargest);
+    high = std::min(high + widen, kLargest);
   }
-  const double raw = (high - low) / static_cast<double>(std::max<std::size_t>(max_count, 2) - 1);
+  const std::size_t count = std::max<std::size_t>(max_count, 2);
+  const double raw = (high - low) / static_cast<double>(count - 1);
+  // A range wider than a double holds (-1e308 .. 1e308) has no 1-2-5 step: its two ends.
+  if (!std::isfinite(raw) || !(raw > 0)) return {low, high};
   const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
   double step = magnitude * 10;
   for (const double factor : {1.0, 2.0, 5.0}) {
@@ -75,30 +88,52 @@ std::vector<double> nice_ticks(double low, double high, std::size_t max_count) {
       break;
     }
   }
-  std::vector<double> ticks;
   const double first = std::floor(low / step + 1e-9);
   const double last = std::ceil(high / step - 1e-9);
+  // At most count + 2 steps for any finite range; the guard keeps the loop bounded should
+  // rounding ever say otherwise.
+  if (!(step > 0) || !std::isfinite(first) || !std::isfinite(last) || !(last - first <= static_cast<double>(count) + 2)) {
+    return {low, high};
+  }
+  std::vector<double> ticks;
   for (double n = first; n <= last; n += 1.0) ticks.push_back(n * step == 0.0 ? 0.0 : n * step);
+  // Near the largest double the tick past `high` can round to infinity: the two ends then.
+  if (ticks.size() < 2 || !std::isfinite(ticks.front()) || !std::isfinite(ticks.back())) return {low, high};
   return ticks;
 }
 
+namespace {
+// Log axes: a value outside what the exponents below can index reads as the nearest end.
+double clamp_for_log(double value, double lowest, double highest) {
+  if (std::isnan(value)) return 1.0;
+  return std::clamp(value, lowest, highest);
+}
+}  // namespace
+
 std::vector<double> log2_ticks(double low, double high, std::size_t max_count) {
+  low = clamp_for_log(low, 0x1p-1000, 0x1p1000);
+  high = clamp_for_log(high, low, 0x1p1000);
   int first = static_cast<int>(std::floor(std::log2(low) + 1e-9));
   int last = static_cast<int>(std::ceil(std::log2(high) - 1e-9));
-  if (last == first) {
-    first = std::max(first - 1, 0);
-    ++last;
+  if (last <= first) {  // one power: one below it too (not below 1 when it is 1 or more), one above
+    last = first + 1;
+    if (first > 0) --first;
   }
   int stride = 1;
-  while (static_cast<std::size_t>((last - first + stride - 1) / stride + 1) > max_count) stride *= 2;
+  while (static_cast<std::size_t>((last - first + stride - 1) / stride + 1) > std::max<std::size_t>(max_count, 2)) {
+    stride *= 2;
+  }
   std::vector<double> ticks;
   int e = first;
   for (; e < last; e += stride) ticks.push_back(std::ldexp(1.0, e));
-  ticks.push_back(std::ldexp(1.0, e));  // the first at or past `high`
+  // The first at or past `high` (<= 2^1000), within what a double holds whatever the stride.
+  ticks.push_back(std::ldexp(1.0, std::min(e, 1023)));
   return ticks;
 }
 
 std::vector<double> log10_ticks(double low, double high) {
+  low = clamp_for_log(low, 1e-300, 1e300);
+  high = clamp_for_log(high, low, 1e300);
   const int first = static_cast<int>(std::floor(std::log10(low) + 1e-9));
   const int last = std::max(static_cast<int>(std::ceil(std::log10(high) - 1e-9)), first + 1);
   std::vector<double> ticks;
@@ -123,6 +158,7 @@ ChartFrame::ChartFrame(const Chart& chart) : scale_(chart.x_scale), y_scale_(cha
   double x_min = INFINITY, x_max = -INFINITY, y_min = 0, y_max = -INFINITY, y_min_positive = INFINITY;
   for (const auto& curve : chart.curves) {
     for (const auto& point : curve.points) {
+      if (!std::isfinite(point.x) || !std::isfinite(point.y)) continue;  // the readers refuse them; never drawn
       x_min = std::min(x_min, point.x);
       x_max = std::max(x_max, point.x);
       y_min = std::min(y_min, point.y);

@@ -1,12 +1,16 @@
 #include "iomark/results/csv_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <utility>
 
 #include "iomark/common/ascii.hpp"
 
 namespace iomark::results {
 namespace {
+
+constexpr std::string_view kMaxFigureText = "1e15";
 
 using access_specs::AccessSpec;
 using access_specs::DefaultAssignment;
@@ -27,6 +31,7 @@ std::vector<std::string_view> split_fields(std::string_view line) {
   }
 }
 
+// Any number strtod reads, `inf` and `nan` included: the caller decides what is a figure.
 std::optional<double> parse_number(std::string_view text) {
   text = trim(text);
   if (text.empty()) return std::nullopt;
@@ -74,30 +79,40 @@ const StatisticColumn kStatisticColumns[] = {
     {&CsvStatistics::cpu_percent, {"% CPU Utilization"}},
 };
 
+// Lines are taken from the text one at a time, never indexed all at once: what the reader
+// holds beyond the text is what it read (50 MB of newlines cost no more than the 50 MB).
 class Reader {
  public:
-  Reader(std::string_view text, std::string_view file_name) : file_name_(file_name) {
-    std::size_t start = 0;
-    while (start < text.size()) {
-      const std::size_t end = text.find('\n', start);
-      const std::size_t stop = end == std::string_view::npos ? text.size() : end;
-      std::string_view line = text.substr(start, stop - start);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      lines_.push_back(line);
-      start = stop + 1;
-    }
-  }
+  Reader(std::string_view text, std::string_view file_name) : text_(text), file_name_(file_name) {}
 
   Result<std::vector<CsvSeries>> read() {
-    while (index_ < lines_.size()) {
-      const std::string_view line = lines_[index_++];
-      if (auto step = read_line(line); !step) return tl::unexpected(std::move(step.error()));
+    while (more_lines()) {
+      auto line = take_line();
+      if (!line) return tl::unexpected(std::move(line.error()));
+      if (auto step = read_line(*line); !step) return tl::unexpected(std::move(step.error()));
     }
     return std::move(series_);
   }
 
  private:
   [[nodiscard]] std::uint64_t line_number() const { return index_; }  // of the line last taken
+
+  [[nodiscard]] bool more_lines() const { return position_ < text_.size(); }
+
+  // The next line without its line end; past kMaxCsvLines an error at the first line too many.
+  Result<std::string_view> take_line() {
+    if (index_ >= kMaxCsvLines) {
+      ++index_;
+      return error("more than " + std::to_string(kMaxCsvLines) + " lines: not a results file this reader takes");
+    }
+    const std::size_t end = text_.find('\n', position_);
+    const std::size_t stop = end == std::string_view::npos ? text_.size() : end;
+    std::string_view line = text_.substr(position_, stop - position_);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    position_ = stop + 1;
+    ++index_;
+    return line;
+  }
 
   tl::unexpected<Error> error(std::string message, std::string field = {}) const {
     Error e(ErrorCode::parse_error, std::move(message));
@@ -108,8 +123,8 @@ class Reader {
 
   // The line after a marker, which must exist.
   Result<std::string_view> next_line(std::string_view marker) {
-    if (index_ >= lines_.size()) return error("'" + std::string(marker) + "' is not followed by a value line");
-    return lines_[index_++];
+    if (!more_lines()) return error("'" + std::string(marker) + "' is not followed by a value line");
+    return take_line();
   }
 
   Result<CsvSeries*> current_series(std::string_view what) {
@@ -191,8 +206,10 @@ class Reader {
     CsvSpecBlock block;
     block.line = line_number();
     while (true) {
-      if (index_ >= lines_.size()) return error("spec block without `'End access specifications`");
-      const std::string_view line = trim(lines_[index_++]);
+      if (!more_lines()) return error("spec block without `'End access specifications`");
+      auto taken = take_line();
+      if (!taken) return tl::unexpected(std::move(taken.error()));
+      const std::string_view line = trim(*taken);
       if (line.empty()) continue;
       if (line == "'End access specifications") break;
       if (line == "'Access specification name,default assignment") {
@@ -294,7 +311,16 @@ class Reader {
         if (!cell) continue;
         if (!trim(*cell).empty()) {
           const auto number = parse_number(*cell);
-          if (!number) return error("`" + std::string(*cell) + "` is not a number", std::string(caption));
+          if (!number) {
+            return error("`" + std::string(*cell) + "` in column " + std::to_string(column_of(caption) + 1) +
+                             " is not a number",
+                         std::string(caption));
+          }
+          if (!is_figure(*number)) {
+            return error("`" + std::string(trim(*cell)) + "` in column " + std::to_string(column_of(caption) + 1) +
+                             " is not a figure (finite, below " + std::string(kMaxFigureText) + " in magnitude)",
+                         std::string(caption));
+          }
           row.stats.*statistic.member = number;
         }
         break;
@@ -304,9 +330,16 @@ class Reader {
     return {};
   }
 
+  // The 0-based position of a caption in the open block's header.
+  std::size_t column_of(std::string_view caption) const {
+    const auto& columns = open_run_->columns;
+    return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), caption) - columns.begin());
+  }
+
+  std::string_view text_;
+  std::size_t position_{};  // of the next line's first byte
   std::string_view file_name_;
-  std::vector<std::string_view> lines_;
-  std::size_t index_{};
+  std::uint64_t index_{};   // lines taken
   std::vector<CsvSeries> series_;
   CsvRun* open_run_{nullptr};  // the results block rows go to, until its `'Time Stamp`
 };
@@ -321,8 +354,11 @@ std::optional<std::string_view> CsvRow::value(std::string_view column) const {
 
 std::optional<double> CsvRow::number(std::string_view column) const {
   const auto cell = value(column);
-  return cell ? parse_number(*cell) : std::nullopt;
+  const auto number = cell ? parse_number(*cell) : std::nullopt;
+  return number && is_figure(*number) ? number : std::nullopt;
 }
+
+bool is_figure(double value) noexcept { return std::isfinite(value) && std::fabs(value) < kMaxFigure; }
 
 const CsvRow* CsvRun::find_row(std::string_view type) const {
   for (const CsvRow& row : rows) {

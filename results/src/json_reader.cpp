@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "iomark/results/results_json.hpp"
+#include "iomark/results/csv_reader.hpp"
 #include "json_names.hpp"
 
 namespace iomark::results {
@@ -85,7 +86,12 @@ class Decoder {
       fail_at(join(path, key), "expected a number");
       return 0;
     }
-    return value->get<double>();
+    const auto number = value->get<double>();
+    if (!is_figure(number)) {
+      fail_at(join(path, key), "not a figure (finite, below 1e15 in magnitude)");
+      return 0;
+    }
+    return number;
   }
 
   bool boolean(const Json& object, std::string_view key, const std::string& path) {
@@ -584,15 +590,37 @@ std::uint64_t line_of_byte(std::string_view text, std::size_t byte) {
   return 1 + static_cast<std::uint64_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
 }
 
+// The line of the first number token spelled `token` (nlohmann's out_of_range names the token
+// of a number too large for a double, -1e400, but not where it is).
+std::uint64_t line_of_number(std::string_view text, std::string_view token) {
+  for (std::size_t at = text.find(token); at != std::string_view::npos; at = text.find(token, at + 1)) {
+    const auto delimits = [](char c) { return c == ',' || c == ':' || c == '[' || c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+    if (at == 0 || delimits(text[at - 1])) return line_of_byte(text, at);
+  }
+  return 0;
+}
+
 }  // namespace
 
 Result<SeriesResults> read_results_json(std::string_view text, std::string_view file_name) {
+  if (text.size() > kMaxJsonBytes) {
+    return fail(Error(ErrorCode::parse_error, "larger than " + std::to_string(kMaxJsonBytes >> 20) +
+                                                  " MiB: not a results file this reader takes")
+                    .at({std::string(file_name), 0}));
+  }
   Json document;
   try {
     document = Json::parse(text);
   } catch (const Json::parse_error& e) {
     return fail(Error(ErrorCode::parse_error, std::string("invalid JSON: ") + e.what())
                     .at({std::string(file_name), line_of_byte(text, e.byte)}));
+  } catch (const Json::exception& e) {
+    // out_of_range 406, "number overflow parsing '-1e400'": a number no double holds.
+    const std::string what = e.what();
+    const auto open = what.find('\'');
+    const auto close = open == std::string::npos ? std::string::npos : what.find('\'', open + 1);
+    const auto line = close == std::string::npos ? 0 : line_of_number(text, std::string_view(what).substr(open + 1, close - open - 1));
+    return fail(Error(ErrorCode::parse_error, "invalid JSON: " + what).at({std::string(file_name), line}));
   }
   Decoder d(file_name);
   const std::string format = d.string(document, "format", "");

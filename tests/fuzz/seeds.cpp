@@ -1,3 +1,5 @@
+#include <cstring>
+#include <limits>
 #include <utility>
 
 #include "fuzz_support.hpp"
@@ -115,11 +117,67 @@ std::vector<Seed> manager_link_seeds() {
 
 }  // namespace
 
+// report_chart's doubles mode: a mode byte, then pairs of doubles (ranges for the ticks, then
+// points), among them every value that once crashed or hung the report.
+std::vector<Seed> report_chart_seeds() {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<std::pair<std::string, std::vector<double>>> cases = {
+      {"minus_inf", {-inf, 0, 1, -inf, 2, 3}},
+      {"constant_minus_1e17", {-1e17, -1e17, 1, -1e17, 2, -1e17, 4, -1e17}},
+      {"nan", {nan, nan, 1, nan}},
+      {"huge_range", {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), 1, 1e308, 2, -1e308}},
+      {"ordinary", {0, 19600, 1, 1200, 2, 2300, 4, 4100, 8, 7000, 16, 9100}},
+  };
+  std::vector<Seed> seeds;
+  for (const auto& [name, values] : cases) {
+    std::vector<std::byte> bytes(1 + values.size() * sizeof(double));
+    bytes[0] = std::byte{0};  // even: the doubles mode
+    std::memcpy(bytes.data() + 1, values.data(), values.size() * sizeof(double));
+    seeds.push_back({name, std::move(bytes)});
+  }
+  return seeds;
+}
+
+// Text seeds the reader of each text target must refuse with a named error.
+std::vector<Seed> text_seeds(const std::vector<std::pair<std::string, std::string>>& texts) {
+  std::vector<Seed> seeds;
+  for (const auto& [name, text] : texts) {
+    std::vector<std::byte> bytes(text.size());
+    std::memcpy(bytes.data(), text.data(), text.size());
+    seeds.push_back({name, std::move(bytes)});
+  }
+  return seeds;
+}
+
+constexpr std::string_view kCsvHead =
+    "'Test Type,Test Description\n0,x\n'Version\n1.1.0\n'Results\n"
+    "'Target Type,Target Name,Access Specification Name,IOps,MBps (Decimal),Average Response Time,"
+    "Maximum Response Time,Queue Depth,% CPU Utilization\n";
+
 std::vector<Seed> generated_seeds(std::string_view target) {
   if (target == "frame_decoder") return frame_decoder_seeds();
   if (target == "agent_session") return agent_session_seeds();
   if (target == "manager_link") return manager_link_seeds();
   if (target == "legacy_codec") return legacy_codec_seeds();
+  if (target == "report_chart") {
+    auto seeds = report_chart_seeds();
+    for (auto& seed : text_seeds({{"csv_minus_inf", std::string(kCsvHead) + "ALL,All,s,-inf,1,1,1,1,1\n'Time Stamp\nx\n"},
+                                  {"csv_constant", std::string(kCsvHead) + "ALL,All,s,-1e17,1,1,1,1,1\nALL,All,s,-1e17,1,1,1,2,1\n"}})) {
+      seeds.push_back(std::move(seed));
+    }
+    return seeds;
+  }
+  if (target == "timeseries_reader") {
+    return text_seeds({{"inst_nan", "'Test Type,Test Description\n0,x\n'Version\n1.1.0\n'Results\n"
+                                    "TimeStamp,'Target Type,Target Name,IOps,Queue Depth\n"
+                                    "2026-11-25 13:09:53:361,ALL,All,nan,1\n"},
+                       {"csv_huge", std::string(kCsvHead) + "ALL,All,s,1e300,1,1,1,1,1\n"}});
+  }
+  if (target == "results_json") {
+    return text_seeds({{"number_overflow", "{\"format\": \"iomark-results\", \"format_version\": 1,\n \"x\": -1e400}"},
+                       {"huge_figure", "{\"format\": \"iomark-results\", \"format_version\": 1, \"x\": 1e300}"}});
+  }
   return {};
 }
 

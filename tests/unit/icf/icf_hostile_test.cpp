@@ -74,6 +74,23 @@ TEST(IcfHostile, BinaryWithNulBytes) {
   expect_error(nul_in_worker, {8, "Worker"});
 }
 
+// 50 MB of newlines (it once took 2.7 GB to index): refused at the first line past the limit,
+// in LF, CR and CRLF; a file at the limit still reads as far as its content allows.
+TEST(IcfHostile, MoreLinesThanTheLimit) {
+  constexpr std::uint64_t kLimit = std::uint64_t{1} << 20;
+  for (const std::string_view end : {"\n", "\r", "\r\n"}) {
+    std::string lines;
+    for (std::uint64_t i = 0; i <= kLimit; ++i) lines += end;
+    const auto result = read_icf(lines, "hostile.icf");
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().location(), (SourceLocation{"hostile.icf", kLimit + 1})) << result.error().describe();
+    EXPECT_NE(result.error().message().find("at most 1048576"), std::string::npos) << result.error().message();
+  }
+  expect_error(std::string(50'000'000, '\n'), {kLimit + 1, ""});
+  // At the limit the usual check runs: an empty file has no Version line.
+  expect_error(std::string(kLimit, '\n'), {1, "Version"});
+}
+
 TEST(IcfHostile, VersionNumbersBeyondThirtyTwoBits) {
   expect_error("Version 99999999999.1.1\n", {1, "Version"});
   expect_error("Version 1.1.99999999999999999999999\n", {1, "Version"});

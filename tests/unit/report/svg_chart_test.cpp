@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
 #include "report/count_of.hpp"
 
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -33,6 +37,47 @@ TEST(NiceTicks, AnEmptyRangeIsWidened) {
   ASSERT_GE(ticks.size(), 2U);
   EXPECT_LT(ticks.front(), 5);
   EXPECT_GT(ticks.back(), 5);
+}
+
+// Whatever nice_ticks is given, it returns at least two ordered, finite ticks, at most
+// max_count + 3, covering the finite part of the range; it once returned none for -inf (the
+// chart then read front() of an empty list) and looped for ever on a constant -1e17.
+TEST(NiceTicks, AnyInputGivesABoundedNonEmptyCover) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double max = std::numeric_limits<double>::max();
+  const std::pair<double, double> ranges[] = {
+      {-inf, 0},    {0, inf},     {-inf, inf}, {nan, nan},     {nan, 5},        {-1e17, -1e17}, {1e17, 1e17},
+      {-max, max},  {max, max},   {-max, -max}, {0, max},      {-1e300, 1e300}, {10, 1},        {1e-320, 1e-320},
+      {-1e15, 1e15}, {0.1, 0.1000000001}, {4.9e-324, 1e-323}};
+  for (const auto& [low, high] : ranges) {
+    for (const std::size_t count : {0UL, 1UL, 2UL, 6UL, 10UL}) {
+      const auto ticks = nice_ticks(low, high, count);
+      ASSERT_GE(ticks.size(), 2U) << low << " .. " << high;
+      EXPECT_LE(ticks.size(), std::max<std::size_t>(count, 2) + 3) << low << " .. " << high;
+      EXPECT_TRUE(std::is_sorted(ticks.begin(), ticks.end())) << low << " .. " << high;
+      for (const double tick : ticks) EXPECT_TRUE(std::isfinite(tick)) << low << " .. " << high;
+      if (std::isfinite(low) && std::isfinite(high)) {
+        EXPECT_LE(ticks.front(), std::min(low, high)) << low << " .. " << high;
+        EXPECT_GE(ticks.back(), std::max(low, high)) << low << " .. " << high;
+      }
+    }
+  }
+}
+
+TEST(LogTicks, AnyInputGivesAFiniteCover) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& [low, high] : {std::pair{1.0, inf}, {nan, nan}, {1e-320, 1e308}, {inf, inf}, {1.0, 1e300},
+                                  {-inf, 0.0}, {0.25, 0.25}, {-1e17, -1e17}}) {
+    const auto two = log2_ticks(low, high, 12);
+    ASSERT_GE(two.size(), 2U);
+    EXPECT_LE(two.size(), 13U);
+    for (const double tick : two) EXPECT_TRUE(std::isfinite(tick));
+    const auto ten = log10_ticks(low, high);
+    ASSERT_GE(ten.size(), 2U);
+    for (const double tick : ten) EXPECT_TRUE(std::isfinite(tick) && tick > 0);
+  }
 }
 
 TEST(Log2Ticks, PowersOfTwoCoveringTheRange) {

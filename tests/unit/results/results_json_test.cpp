@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -280,6 +281,39 @@ TEST(ResultsJson, ErrorsNameTheJsonPath) {
   Json bad_histogram = document;
   bad_histogram["runs"][0]["managers"][0]["workers"][0]["targets"][0]["counters"]["latency"]["legacy_bins"][3] = 7;
   EXPECT_EQ(read_error(bad_histogram).field(), "runs[0].managers[0].workers[0].targets[0].counters.latency");
+}
+
+// Numbers no figure has: refused with their JSON path, and a number no double holds with its
+// line (it used to escape as nlohmann's out_of_range and abort the process).
+TEST(ResultsJson, RefusesNumbersThatAreNotFigures) {
+  Json document = Json::parse(write_results_json(full_series()));
+  for (const double value : {1e15, -1e17, 1e300, -1e15}) {
+    Json huge = document;
+    huge["runs"][0]["managers"][1]["cpus"][0]["user_percent"] = value;
+    const Error error = read_error(huge);
+    EXPECT_EQ(error.field(), "runs[0].managers[1].cpus[0].user_percent") << value;
+    EXPECT_NE(error.message().find("not a figure"), std::string::npos) << error.message();
+  }
+  std::string text = document.dump(2);
+  const auto key = text.find("\"user_percent\": ");
+  ASSERT_NE(key, std::string::npos);
+  const auto value_end = text.find_first_of(",\n", key);
+  const auto value_start = key + std::string_view("\"user_percent\": ").size();
+  text.replace(value_start, value_end - value_start, "-1e400");
+  const std::uint64_t line = 1 + static_cast<std::uint64_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(key), '\n'));
+  const auto overflow = read_results_json(text, "x.json");
+  ASSERT_FALSE(overflow);
+  EXPECT_EQ(overflow.error().code(), ErrorCode::parse_error);
+  EXPECT_EQ(overflow.error().location(), (SourceLocation{"x.json", line})) << overflow.error().describe();
+  EXPECT_NE(overflow.error().message().find("-1e400"), std::string::npos) << overflow.error().message();
+}
+
+TEST(ResultsJson, RefusesTextsAboveTheSizeLimit) {
+  const std::string text(kMaxJsonBytes + 1, ' ');
+  const auto read = read_results_json(text, "big.json");
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().location().file, "big.json");
+  EXPECT_NE(read.error().message().find("256 MiB"), std::string::npos) << read.error().message();
 }
 
 TEST(ResultsJson, WorkersCarryTheirEngineWhenKnownAndItIsOptionalOnInput) {

@@ -25,14 +25,16 @@ inline constexpr std::size_t kMaxMarkedPoints = 40;
 [[nodiscard]] std::string escape_xml(std::string_view text);
 
 // Linear ticks on a 1-2-5 step covering [low, high]: the first <= low, the last >= high, at
-// most max_count + 1 of them. low == high is widened to a unit around it.
+// least two and at most max_count + 3 of them, for any input. low == high is widened (by half
+// a unit, or a millionth of its magnitude when that is more); a non-finite end takes the
+// other's value; a range no 1-2-5 step spans in doubles gives its two ends.
 [[nodiscard]] std::vector<double> nice_ticks(double low, double high, std::size_t max_count);
 
-// Powers of two covering [low, high] (low > 0), every second or fourth one when there would
-// be more than max_count.
+// Powers of two covering [low, high] (low > 0; clamped to 2^-1000 .. 2^1000), every second
+// or fourth one when there would be more than max_count.
 [[nodiscard]] std::vector<double> log2_ticks(double low, double high, std::size_t max_count);
 
-// Powers of ten covering [low, high] (0 < low <= high); at least two.
+// Powers of ten covering [low, high] (0 < low <= high; clamped to 1e-300 .. 1e300); at least two.
 [[nodiscard]] std::vector<double> log10_ticks(double low, double high);
 
 // A tick label: "0.25", "1500", "20k", "1.5M".

@@ -7,8 +7,12 @@
 // (PROCESSOR rows), extra *empty* trailing fields, floats in any strtod form (`1e+007`),
 // batch-mode `ERROR:` lines (kept in CsvSeries::errors), a missing `'End Test`.
 // Rejected with ErrorCode::parse_error and file:line: a data row outside a results block, a
-// non-empty field beyond the header, a statistic that is not a number, a malformed series
-// header or spec block, an unknown `'` marker line.
+// non-empty field beyond the header, a statistic that is not a number, a statistic that is
+// not a figure (infinite, NaN, or 1e15 or more in magnitude: see is_figure), a malformed
+// series header or spec block, an unknown `'` marker line, more than kMaxCsvLines lines
+// (docs/results-format.md, "Limits").
+//
+// Memory: besides the text, what the reader returns; the lines are never indexed at once.
 //
 // Text in, values out; no file I/O; thread-safe.
 #pragma once
@@ -26,6 +30,16 @@
 #include "iomark/common/result.hpp"
 
 namespace iomark::results {
+
+// The most lines a results.csv or time-series file may have: 32 Mi. A million runs of one
+// ALL row and a header each take about 5 Mi.
+inline constexpr std::uint64_t kMaxCsvLines = std::uint64_t{32} << 20;
+
+// Figures (IOPS, MB/s, response times, CPU %, errors, depths) are finite and below 1e15 in
+// magnitude: 1e15 IOPS or ms is no measurement, and beyond it a chart's axis cannot be drawn
+// in doubles without its ticks collapsing into one.
+inline constexpr double kMaxFigure = 1e15;
+[[nodiscard]] bool is_figure(double value) noexcept;
 
 // The statistics most tools want, whatever the dialect calls them; nullopt when the file
 // has no such column or the cell is empty.
@@ -49,6 +63,7 @@ struct CsvStatistics {
   std::optional<double> disks;     // `# Disks`
   std::optional<double> queue_depth;  // -1 when workers differ
   std::optional<double> cpu_percent;  // `% CPU Utilization`
+  // Every value above passed is_figure().
   friend bool operator==(const CsvStatistics&, const CsvStatistics&) = default;
 };
 
@@ -64,7 +79,7 @@ struct CsvRow {
 
   // The cell under `column`; nullopt if the row has none.
   [[nodiscard]] std::optional<std::string_view> value(std::string_view column) const;
-  // The cell as a number; nullopt if missing, empty or not a number.
+  // The cell as a number; nullopt if missing, empty, not a number or not a figure (is_figure).
   [[nodiscard]] std::optional<double> number(std::string_view column) const;
 };
 

@@ -41,8 +41,14 @@ inline constexpr int kJsonFormatVersion = 1;
 [[nodiscard]] std::string results_json_tail(const std::vector<FailedRun>& failed_runs, SeriesOutcome outcome,
                                             bool any_run);
 
-// Rejects other formats and newer format versions. Errors carry the file name, the line
-// (for syntax errors) and the JSON path of the offending value as the field
+// The largest JSON text read_results_json takes: 256 MiB (docs/results-format.md, "Limits").
+// nlohmann's document costs several times the text in memory.
+inline constexpr std::size_t kMaxJsonBytes = std::size_t{256} << 20;
+
+// Rejects other formats, newer format versions, texts above kMaxJsonBytes and numbers that
+// are not figures (results/csv_reader.hpp, is_figure), a number no double holds (-1e400)
+// among them. Errors carry the file name, the line (for syntax errors and numbers too large)
+// and the JSON path of the offending value as the field
 // ("runs[0].managers[1].workers[0].queue_depth").
 [[nodiscard]] Result<SeriesResults> read_results_json(std::string_view text, std::string_view file_name = {});
 
