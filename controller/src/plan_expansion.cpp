@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/common/ascii.hpp"
 #include "iomark/controller/cycling.hpp"
 
 namespace iomark::controller {
@@ -21,11 +22,7 @@ using access_specs::Worker;
 
 constexpr std::uint64_t kUnlimited = std::numeric_limits<std::uint64_t>::max();
 
-char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  return std::ranges::equal(a, b, [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
-}
+using ascii::iequals;
 
 struct SpecAt {
   std::string_view name;

@@ -5,10 +5,10 @@
 #include <set>
 
 #include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/common/ascii.hpp"
 #include "iomark/common/seed.hpp"
 #include "iomark/controller/network_pairing.hpp"
 #include "iomark/controller/plan_expansion.hpp"
-#include "same_name.hpp"
 
 namespace iomark::controller {
 
@@ -17,7 +17,6 @@ namespace {
 using access_specs::Manager;
 using access_specs::TestPlan;
 using access_specs::Worker;
-using detail::same_name;
 
 Result<std::vector<std::size_t>> map_managers(const std::vector<Manager>& planned,
                                               const std::vector<ManagerLink*>& links,
@@ -26,13 +25,13 @@ Result<std::vector<std::size_t>> map_managers(const std::vector<Manager>& planne
   std::vector<bool> used(links.size(), false);
   auto live_named = [&](std::string_view name) -> std::optional<std::size_t> {
     for (std::size_t l = 0; l < links.size(); ++l) {
-      if (!used[l] && same_name(links[l]->name(), name)) return l;
+      if (!used[l] && ascii::iequals(links[l]->name(), name)) return l;
     }
     return std::nullopt;
   };
   for (const auto& [from, to] : options.manager_map) {
     const auto plan_index = std::find_if(planned.begin(), planned.end(),
-                                         [&wanted = from](const Manager& m) { return same_name(m.name, wanted); });
+                                         [&wanted = from](const Manager& m) { return ascii::iequals(m.name, wanted); });
     if (plan_index == planned.end()) {
       return fail(Error(ErrorCode::not_found, "the plan has no manager '" + from + "'").in_field("--map"));
     }
@@ -113,7 +112,7 @@ const access_specs::AccessSpec* spec_named(const TestPlan& plan, std::string_vie
 // The plan manager a network target names (its id is the occurrence of the name).
 std::optional<std::size_t> plan_manager_named(const std::vector<Manager>& managers, const access_specs::Target& target) {
   for (std::size_t m = 0; m < managers.size(); ++m) {
-    if (same_name(managers[m].name, target.remote_manager_name) &&
+    if (ascii::iequals(managers[m].name, target.remote_manager_name) &&
         managers[m].id == target.remote_manager_id.value_or(1)) {
       return m;
     }

@@ -1,7 +1,7 @@
 #include "iomark/controller/quick_series.hpp"
 
+#include "iomark/common/ascii.hpp"
 #include "iomark/common/seed.hpp"
-#include "same_name.hpp"
 
 namespace iomark::controller {
 
@@ -9,7 +9,7 @@ namespace {
 
 Result<std::size_t> link_named(const std::vector<ManagerLink*>& links, const std::string& name) {
   for (std::size_t l = 0; l < links.size(); ++l) {
-    if (detail::same_name(links[l]->name(), name)) return l;
+    if (ascii::iequals(links[l]->name(), name)) return l;
   }
   std::string connected;
   for (const auto* link : links) connected += (connected.empty() ? "" : ", ") + link->name();

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "same_name.hpp"
+#include "iomark/common/ascii.hpp"
+
 
 namespace iomark::controller {
 
@@ -11,7 +12,6 @@ namespace {
 using access_specs::Manager;
 using access_specs::Target;
 using access_specs::TestPlan;
-using detail::same_name;
 
 const std::vector<Manager>& managers_of(const TestPlan& plan) {
   static const std::vector<Manager> none;
@@ -53,7 +53,7 @@ const TargetMapping* mapping_for(const std::vector<TargetMapping>& mappings, con
     if (mapping.from != name) continue;
     if (mapping.manager.empty()) {
       if (general == nullptr) general = &mapping;
-    } else if (same_name(mapping.manager, manager.name)) {
+    } else if (ascii::iequals(mapping.manager, manager.name)) {
       return &mapping;
     }
   }
@@ -74,7 +74,7 @@ Result<TargetMapping> parse_target_map(std::string_view text, const TestPlan& pl
   if (const auto colon = left.find(':'); colon != std::string_view::npos) {
     const auto manager_name = left.substr(0, colon);
     const auto found = std::find_if(managers.begin(), managers.end(),
-                                    [&](const Manager& manager) { return same_name(manager.name, manager_name); });
+                                    [&](const Manager& manager) { return ascii::iequals(manager.name, manager_name); });
     if (found != managers.end()) {
       named_manager = &*found;
       const auto target = left.substr(colon + 1);

@@ -6,18 +6,16 @@
 
 #include <bit>
 #include <charconv>
-#include <fstream>
-#include <sstream>
+
+#include "iomark/common/text_file.hpp"
 
 namespace iomark::network {
 
 namespace {
 
+// Empty when the interface has no such attribute (or the driver cannot tell).
 std::string read_attribute(const std::string& interface, const char* attribute) {
-  std::ifstream file("/sys/class/net/" + interface + "/" + attribute);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
+  return read_text_file("/sys/class/net/" + interface + "/" + attribute).value_or(std::string());
 }
 
 }  // namespace

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 #include <unistd.h>
+
+#include "iomark/common/text_file.hpp"
 
 namespace iomark::agent {
 
@@ -76,11 +76,9 @@ Result<CpuSnapshot> parse_proc_stat(std::string_view text) {
 }
 
 Result<CpuSnapshot> read_cpu_snapshot() {
-  std::ifstream file("/proc/stat");
-  if (!file) return fail(Error(ErrorCode::io_error, "cannot open").at({"/proc/stat", 0}));
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_proc_stat(text.str());
+  auto text = read_text_file("/proc/stat");
+  if (!text) return fail(std::move(text.error()));
+  return parse_proc_stat(*text);
 }
 
 std::vector<CpuUtilisation> cpu_utilisation(const CpuSnapshot& before, const CpuSnapshot& after,

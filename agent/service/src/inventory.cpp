@@ -1,5 +1,7 @@
 #include "iomark/common/host_name.hpp"
 #include "iomark/agent/inventory.hpp"
+#include "iomark/common/ascii.hpp"
+#include "iomark/common/text_file.hpp"
 #include "iomark/network/interfaces.hpp"
 
 #include <sys/stat.h>
@@ -36,25 +38,9 @@ constexpr std::uint64_t kSysfsSectorBytes = 512;
 constexpr std::size_t kItemOverheadBytes = 64;
 constexpr std::size_t kStringOverheadBytes = 8;
 
-// The whole content of a small file (sysfs, /proc); nullopt when it cannot be read.
-std::optional<std::string> read_text_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return std::nullopt;
-  return text;
-}
-
-std::string_view trim(std::string_view text) noexcept {
-  constexpr std::string_view kSpace = " \t\n\r\f\v";
-  const auto first = text.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
-}
-
 template <typename Number>
 std::optional<Number> parse_number(std::string_view text) noexcept {
-  text = trim(text);
+  text = ascii::trim(text);
   Number value{};
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
@@ -147,12 +133,12 @@ std::string sanitize_label(std::string_view text, std::size_t max_bytes) {
     }
   }
   std::replace_if(clean.begin(), clean.end(), is_control, ' ');
-  std::string_view view = trim(clean);
+  std::string_view view = ascii::trim(clean);
   if (view.size() > max_bytes) {
     // Back off to the start of the character that would be cut.
     std::size_t cut = max_bytes;
     while (cut > 0 && (static_cast<unsigned char>(view[cut]) & 0xc0) == 0x80) --cut;
-    view = trim(view.substr(0, cut));
+    view = ascii::trim(view.substr(0, cut));
   }
   return std::string(view);
 }

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "iomark/common/text_file.hpp"
 #include "iomark/targets/mount_table.hpp"
 #include "posix.hpp"
 
@@ -36,7 +37,7 @@ std::optional<dev_t> parse_major_minor(std::string_view text) {
 }
 
 std::optional<dev_t> sysfs_dev(const fs::path& block_dir) {
-  const auto text = detail::read_text_file((block_dir / "dev").string());
+  const auto text = read_text_file(block_dir / "dev");
   if (!text) return std::nullopt;
   return parse_major_minor(*text);
 }

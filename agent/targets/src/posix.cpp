@@ -2,8 +2,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace iomark::targets::detail {
 
@@ -15,14 +13,6 @@ std::string errno_text(int error) {
 
 Error os_error(ErrorCode code, const std::string& what, int error) {
   return Error(error == ENOENT ? ErrorCode::not_found : code, what + ": " + errno_text(error));
-}
-
-std::optional<std::string> read_text_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
 }
 
 std::string with_article(const std::string& word) {

@@ -44,9 +44,6 @@ class UniqueFd {
 // "<what>: <strerror>" as an Error; ENOENT becomes not_found, everything else `code`.
 [[nodiscard]] Error os_error(ErrorCode code, const std::string& what, int error);
 
-// The whole content of a small file (sysfs, /proc), or nullopt when it cannot be read.
-[[nodiscard]] std::optional<std::string> read_text_file(const std::string& path);
-
 // "an ext4" / "a gpt": the article English wants before `word`.
 [[nodiscard]] std::string with_article(const std::string& word);
 
