@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/common/ascii.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/spec_models.hpp"
 #include "table_views.hpp"
@@ -117,9 +118,9 @@ void SpecEditorDialog::check() {
   const auto name = name_->text().toStdString();
   if (!lines) {
     problem = QString::fromStdString(lines.error().message());
-  } else if (std::any_of(taken_.begin(), taken_.end(), [&](const std::string& other) { return same_name(other, name); })) {
+  } else if (std::any_of(taken_.begin(), taken_.end(), [&](const std::string& other) { return ascii::iequals(other, name); })) {
     problem = tr("another specification is already named \"%1\"").arg(name_->text());
-  } else if (same_name(name, access_specs::kIdleSpecName)) {
+  } else if (ascii::iequals(name, access_specs::kIdleSpecName)) {
     problem = tr("\"Idle\" is reserved: a worker assigned Idle does no I/O");
   } else {
     AccessSpec spec{name, static_cast<DefaultAssignment>(default_assignment_->currentData().toInt()), *lines};
@@ -285,7 +286,7 @@ const AccessSpec* AccessSpecsPage::selected_library_spec(bool* from_plan) const 
 std::vector<std::string> AccessSpecsPage::spec_names_except(const std::string& name) const {
   std::vector<std::string> names;
   for (const auto& spec : document_.specs()) {
-    if (!same_name(spec.name, name)) names.push_back(spec.name);
+    if (!ascii::iequals(spec.name, name)) names.push_back(spec.name);
   }
   return names;
 }
@@ -295,7 +296,7 @@ void AccessSpecsPage::new_spec() {
   std::size_t number = document_.specs().size() + 1;
   auto taken = [&](const std::string& name) {
     return std::any_of(document_.specs().begin(), document_.specs().end(),
-                       [&](const AccessSpec& s) { return same_name(s.name, name); });
+                       [&](const AccessSpec& s) { return ascii::iequals(s.name, name); });
   };
   while (taken("Untitled " + std::to_string(number))) ++number;
   spec.name = "Untitled " + std::to_string(number);

@@ -170,11 +170,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     last_selection_.reset();
     adopt_new_managers();
     refresh_topology();
-    const auto display = document_->plan().display;
-    if (display && display->update_frequency_s > 0) {
-      results_page_->set_update_interval_s(static_cast<int>(display->update_frequency_s));
-    }
+    // The page shows the plan's interval; "never" (0) and no section show the page's first.
+    const auto& display = document_->plan().display;
+    results_page_->set_update_interval_s(display ? static_cast<int>(display->update_frequency_s) : 0);
   });
+  connect(results_page_, &ResultsPage::update_interval_changed, document_,
+          [this](int seconds) { document_->set_update_frequency_s(static_cast<std::uint32_t>(seconds)); });
   connect(document_, &PlanDocument::modified_changed, this, &MainWindow::update_title);
   connect(topology_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &MainWindow::selection_changed);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "iomark/common/ascii.hpp"
 #include "iomark/gui/plan_document.hpp"
 
 namespace iomark::gui {
@@ -13,7 +14,7 @@ std::vector<std::optional<std::size_t>> pair_managers(const std::vector<access_s
   for (std::size_t l = 0; l < live.size(); ++l) used[l] = !live[l].open;
   for (std::size_t p = 0; p < planned.size(); ++p) {
     for (std::size_t l = 0; l < live.size(); ++l) {
-      if (!used[l] && live[l].open && same_name(planned[p].name, live[l].name)) {
+      if (!used[l] && live[l].open && ascii::iequals(planned[p].name, live[l].name)) {
         paired[p] = l;
         used[l] = true;
         break;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "iomark/common/ascii.hpp"
 #include "iomark/results/durable_append.hpp"
 
 namespace iomark::gui {
@@ -22,12 +23,6 @@ const std::vector<Manager> kNoManagers;
 
 }  // namespace
 
-bool same_name(std::string_view a, std::string_view b) noexcept {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 Worker make_worker(std::string name, const std::vector<AccessSpec>& specs, WorkerType type) {
   Worker worker;
   worker.name = std::move(name);
@@ -45,7 +40,7 @@ Worker make_worker(std::string name, const std::vector<AccessSpec>& specs, Worke
 
 std::optional<std::size_t> partner_manager(const std::vector<Manager>& managers, const access_specs::Target& target) {
   for (std::size_t m = 0; m < managers.size(); ++m) {
-    if (same_name(managers[m].name, target.remote_manager_name) &&
+    if (ascii::iequals(managers[m].name, target.remote_manager_name) &&
         managers[m].id == target.remote_manager_id.value_or(1)) {
       return m;
     }
@@ -111,21 +106,28 @@ void PlanDocument::set_setup(const access_specs::TestSetup& setup) {
   emit setup_changed();
 }
 
+void PlanDocument::set_update_frequency_s(std::uint32_t seconds) {
+  if (plan_.display && plan_.display->update_frequency_s == seconds) return;
+  if (!plan_.display) plan_.display.emplace();
+  plan_.display->update_frequency_s = seconds;
+  touch();
+}
+
 void PlanDocument::put_spec(const AccessSpec& spec, std::optional<std::string> replaces) {
   auto& specs = *plan_.access_specs;
   const auto existing = replaces ? std::find_if(specs.begin(), specs.end(),
-                                                [&](const AccessSpec& s) { return same_name(s.name, *replaces); })
+                                                [&](const AccessSpec& s) { return ascii::iequals(s.name, *replaces); })
                                  : specs.end();
   if (existing == specs.end()) {
     specs.push_back(spec);
   } else {
     *existing = spec;
-    if (!same_name(*replaces, spec.name)) {
+    if (!ascii::iequals(*replaces, spec.name)) {
       for (auto& manager : *plan_.managers) {
         for (auto& worker : manager.workers) {
           if (!worker.assigned_specs) continue;
           for (auto& assigned : *worker.assigned_specs) {
-            if (same_name(assigned, *replaces)) assigned = spec.name;
+            if (ascii::iequals(assigned, *replaces)) assigned = spec.name;
           }
         }
       }
@@ -138,11 +140,11 @@ void PlanDocument::put_spec(const AccessSpec& spec, std::optional<std::string> r
 
 void PlanDocument::remove_spec(std::string_view name) {
   auto& specs = *plan_.access_specs;
-  std::erase_if(specs, [&](const AccessSpec& s) { return same_name(s.name, name); });
+  std::erase_if(specs, [&](const AccessSpec& s) { return ascii::iequals(s.name, name); });
   for (auto& manager : *plan_.managers) {
     for (auto& worker : manager.workers) {
       if (worker.assigned_specs) {
-        std::erase_if(*worker.assigned_specs, [&](const std::string& s) { return same_name(s, name); });
+        std::erase_if(*worker.assigned_specs, [&](const std::string& s) { return ascii::iequals(s, name); });
       }
     }
   }
@@ -154,7 +156,7 @@ void PlanDocument::remove_spec(std::string_view name) {
 std::size_t PlanDocument::ensure_manager(std::string_view name) {
   auto& managers = *plan_.managers;
   for (std::size_t m = 0; m < managers.size(); ++m) {
-    if (same_name(managers[m].name, name)) return m;
+    if (ascii::iequals(managers[m].name, name)) return m;
   }
   Manager manager;
   manager.name = std::string(name);
@@ -174,7 +176,7 @@ void PlanDocument::remove_manager(std::size_t manager) {
     for (auto& worker : other.workers) {
       if (worker.type == WorkerType::disk || !worker.targets) continue;
       std::erase_if(*worker.targets, [&](const access_specs::Target& target) {
-        return same_name(target.remote_manager_name, removed.name) && target.remote_manager_id.value_or(1) == removed.id;
+        return ascii::iequals(target.remote_manager_name, removed.name) && target.remote_manager_id.value_or(1) == removed.id;
       });
     }
   }
@@ -186,7 +188,7 @@ std::size_t PlanDocument::add_worker(std::size_t manager, WorkerType type) {
   auto& workers = manager_at(manager).workers;
   std::size_t number = workers.size() + 1;
   auto taken = [&](const std::string& name) {
-    return std::any_of(workers.begin(), workers.end(), [&](const Worker& w) { return same_name(w.name, name); });
+    return std::any_of(workers.begin(), workers.end(), [&](const Worker& w) { return ascii::iequals(w.name, name); });
   };
   while (taken("Worker " + std::to_string(number))) ++number;
   workers.push_back(make_worker("Worker " + std::to_string(number), specs(), type));

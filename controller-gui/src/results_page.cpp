@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -194,8 +195,6 @@ void ResultsPage::select_live_row(std::size_t row) {
   live_view_->scrollTo(index);
 }
 
-void ResultsPage::set_expand_limit(int managers) { expand_limit_->setValue(managers); }
-
 int ResultsPage::expand_limit() const { return expand_limit_->value(); }
 
 void ResultsPage::set_manager_filter(const QString& text) { filter_box_->setText(text); }
@@ -215,6 +214,7 @@ void ResultsPage::add_run(std::size_t index, const results::RunResults& run, con
 }
 
 void ResultsPage::set_update_interval_s(int seconds) {
+  const QSignalBlocker not_the_user(interval_);
   int best = 0;
   for (int i = 0; i < interval_->count(); ++i) {
     if (interval_->itemData(i).toInt() <= seconds) best = i;

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/common/ascii.hpp"
 #include "iomark/common/units.hpp"
 #include "iomark/gui/plan_document.hpp"
 
@@ -58,7 +59,7 @@ std::vector<LibrarySpec> spec_library(const std::vector<access_specs::AccessSpec
   auto add_builtins = [&](std::span<const access_specs::AccessSpec> specs, SpecOrigin origin) {
     for (const auto& spec : specs) {
       const bool shadowed = std::any_of(plan_specs.begin(), plan_specs.end(),
-                                        [&](const access_specs::AccessSpec& s) { return same_name(s.name, spec.name); });
+                                        [&](const access_specs::AccessSpec& s) { return ascii::iequals(s.name, spec.name); });
       if (!shadowed) library.push_back({spec, origin});
     }
   };

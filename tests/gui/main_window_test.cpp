@@ -3,6 +3,9 @@
 // outstanding-I/O cycle and see live figures, finished runs and saved results.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
+#include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
 #include <QTemporaryDir>
@@ -139,6 +142,46 @@ TEST(MainWindow, RunsALegacyPlanOnTheEmbeddedAgentAndSavesTheResults) {
   PlanDocument reopened;
   ASSERT_TRUE(reopened.open(icf).has_value());
   EXPECT_EQ(reopened.plan(), window.document().plan());
+}
+
+TEST(MainWindow, SavesTheUpdateIntervalChosenOnResultsDisplayWithThePlan) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  MainWindow window({});
+  ASSERT_TRUE(window.open_plan(kPlan));
+  ASSERT_TRUE(window.document().plan().display.has_value());
+  EXPECT_EQ(window.document().plan().display->update_frequency_s, 3U);  // the plan's own
+  EXPECT_EQ(window.results_page().update_interval_s(), 3);
+  EXPECT_FALSE(window.document().modified());  // showing the plan's interval is no edit
+
+  // The user picks 15 s in the page's combo box, as a click would.
+  auto* interval = window.results_page().findChild<QComboBox*>();
+  ASSERT_NE(interval, nullptr);
+  const int fifteen = interval->findData(15);
+  ASSERT_GE(fifteen, 0);
+  interval->setCurrentIndex(fifteen);
+  EXPECT_EQ(window.results_page().update_interval_s(), 15);
+  EXPECT_TRUE(window.document().modified());
+  const auto before = window.document().plan().display;
+
+  const auto icf = dir.filePath(QStringLiteral("interval.icf"));
+  ASSERT_TRUE(window.save_plan(icf));
+  MainWindow reloaded({});
+  ASSERT_TRUE(reloaded.open_plan(icf));
+  ASSERT_TRUE(reloaded.document().plan().display.has_value());
+  EXPECT_EQ(reloaded.document().plan().display->update_frequency_s, 15U);
+  EXPECT_EQ(reloaded.results_page().update_interval_s(), 15);
+  // Everything else the section holds came back as it was.
+  EXPECT_EQ(reloaded.document().plan().display, before);
+  EXPECT_EQ(reloaded.document().plan(), window.document().plan());
+
+  // For looking at: IOMARK_GUI_SCREENSHOTS=DIR saves the reloaded Results Display there.
+  if (const char* folder = std::getenv("IOMARK_GUI_SCREENSHOTS"); folder != nullptr && *folder != '\0') {
+    reloaded.resize(1400, 860);
+    reloaded.tabs().setCurrentWidget(&reloaded.results_page());
+    const auto path = QString::fromLocal8Bit(folder) + QStringLiteral("/results-display-interval.png");
+    EXPECT_TRUE(reloaded.grab().save(path)) << path.toStdString();
+  }
 }
 
 TEST(MainWindow, ReportsWhatKeepsAPlanFromRunningInTheLogPane) {

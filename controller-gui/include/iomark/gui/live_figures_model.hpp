@@ -56,8 +56,6 @@ class LiveFiguresModel : public QAbstractItemModel {
 
   void build_tree();
   [[nodiscard]] const std::vector<std::size_t>& children_of(const QModelIndex& parent) const;
-  // One dataChanged over the siblings in `group` whose figures differ from `rows`.
-  void announce_changes(const std::vector<std::size_t>& group, const std::vector<FigureRow>& rows);
 
   std::vector<FigureRow> rows_;
   std::vector<Node> nodes_;  // parallel to rows_

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +47,10 @@ class PlanDocument : public QObject {
   [[nodiscard]] Result<void> save(const QString& path);
 
   void set_setup(const access_specs::TestSetup& setup);
+  // The Results Display's update frequency (0: never during a run), saved with the plan
+  // (docs/iometer-reference.md#icf-results-display). A plan without the section gets one with
+  // IOmeter's other defaults.
+  void set_update_frequency_s(std::uint32_t seconds);
 
   // Adds `spec`, or replaces the plan spec named `replaces` (case-insensitively), renaming
   // it in every worker's assignments when the name changed.
@@ -93,8 +98,5 @@ class PlanDocument : public QObject {
 // occurrence of that name (1 when the target has none), as the controller core pairs them.
 [[nodiscard]] std::optional<std::size_t> partner_manager(const std::vector<access_specs::Manager>& managers,
                                                          const access_specs::Target& target);
-
-// Case-insensitive equality, as IOmeter compares manager and spec names.
-[[nodiscard]] bool same_name(std::string_view a, std::string_view b) noexcept;
 
 }  // namespace iomark::gui

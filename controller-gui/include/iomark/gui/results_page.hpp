@@ -39,12 +39,13 @@ class ResultsPage : public QWidget {
   // The series ended; `text` says how.
   void end_series(const QString& text);
 
-  // IOmeter's update frequencies: 1, 2, 3, 4, 5, 10, 15, 30, 45 or 60 s.
+  // IOmeter's update frequencies: 1, 2, 3, 4, 5, 10, 15, 30, 45 or 60 s; another value shows
+  // the largest of them below it (1 s below 1). Showing a plan's value is no choice of the
+  // user's: update_interval_changed is not emitted.
   void set_update_interval_s(int seconds);
   [[nodiscard]] int update_interval_s() const;
   // Up to how many managers the live tree opens fully when its rows change (a setting on
   // the page; kDefaultExpandLimit to start with).
-  void set_expand_limit(int managers);
   [[nodiscard]] int expand_limit() const;
   // Shows only the managers whose name contains `text` (the filter box's text).
   void set_manager_filter(const QString& text);
@@ -57,6 +58,7 @@ class ResultsPage : public QWidget {
   [[nodiscard]] const FiguresModel& run_figures() const noexcept { return *runs_; }
 
  signals:
+  // The user picked another update interval: the plan's Results Display keeps it.
   void update_interval_changed(int seconds);
   void expand_limit_changed(int managers);
 
