@@ -165,9 +165,11 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
   if (!queue_depth) return bad_input(queue_depth.error());
   const auto assignment = assignment_of(options, *spec, *queue_depth);
   if (!assignment) return bad_input(assignment.error());
-  // The operator named these targets on our own command line: that is the allow list.
+  // The operator named these targets on our own command line: that is the write scope. A
+  // file that does not exist yet is created at --size; a missing directory is an error.
   const auto policy = targets::SafetyPolicy::create(
-      flags.targets, options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse);
+      flags.targets, options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse,
+      targets::MissingPath::allow_new_file);
   if (!policy) return bad_input(policy.error());
 
   const bool terminal = ::isatty(STDERR_FILENO) != 0;

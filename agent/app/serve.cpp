@@ -86,6 +86,7 @@ int serve(const ServeOptions& options, std::stop_token stop) {
   auto tls = transport::load_tls(security.tls_cert, security.tls_key, security.tls_ca);
   if (!tls) return bad_input(tls.error());
   const auto name = options.name.empty() ? local_host_name() : options.name;
+  policy->set_agent_name(name);
   auto config =
       transport::make_session_config(protocol::Role::agent, "iomark " IOMARK_VERSION, name, options.own_address, std::move(key));
   config.tls = std::move(*tls);

@@ -41,6 +41,7 @@ int serve_iometer(const ServeOptions& options, std::stop_token stop) {
   agent::LegacyAgentOptions legacy;
   legacy.manager_name = options.name.empty() ? local_host_name() : options.name;
   legacy.own_address = options.own_address;
+  policy->set_agent_name(legacy.manager_name);
   legacy.policy = std::move(*policy);
   legacy.notice = [](const std::string& text) { spdlog::info("{}", text); };
   legacy.refusal = [](const std::string& text) { spdlog::error("{}", text); };

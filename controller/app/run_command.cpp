@@ -295,7 +295,9 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   const auto embedded_paths = plan ? controller::embedded_agent_paths(*plan) : options.run.targets;
   if (auto connected = connect_managers(managers, manager_events, options, embedded_paths);
       !connected) {
-    return connect_failure(connected.error());
+    // The embedded agent cannot fail to connect: its error is a target the user named (a
+    // missing directory), so bad input.
+    return embedded ? report(connected.error()) : connect_failure(connected.error());
   }
   // An engine a manager lacks would fail every run after its test files were made.
   for (const auto* link : managers.links()) {
@@ -374,6 +376,10 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   }
   if (outcome.error) {
     spdlog::error("the series stopped: {}", outcome.error->describe());
+    // An agent refusing a target outside its write scope: the input, not the run, is wrong.
+    if (outcome.error->code() == ErrorCode::validation_error && outcome.error->field() == "--allow") {
+      return to_int(ExitCode::bad_input);
+    }
     return to_int(ExitCode::run_failed);
   }
   if (!outcome.failed_runs.empty()) {

@@ -9,10 +9,12 @@ namespace {
 
 Error about(const protocol::PeerInfo& peer, const Error& error) {
   const auto name = peer.describe();
-  auto text = error.describe();
+  // The field stays the field (an agent's --allow refusal is told apart by it, docs/write-scope.md).
+  auto text = error.field().empty() ? error.describe() : error.message();
   // The connection's own errors (closed, silent) already start with the peer's name.
-  if (text.starts_with(name)) return Error(error.code(), std::move(text));
-  return Error(error.code(), name + ": " + text);
+  Error wrapped(error.code(), text.starts_with(name) ? std::move(text) : name + ": " + text);
+  if (!error.field().empty()) wrapped.in_field(error.field());
+  return wrapped;
 }
 
 }  // namespace
@@ -75,7 +77,10 @@ Result<protocol::Message> ManagerLink::await_reply(std::uint64_t id, std::string
       continue;
     }
     if (auto* report = std::get_if<protocol::ErrorReport>(&envelope->message)) {
-      return fail(about(peer(), Error(report->error.code(), std::string(what) + " failed: " + report->error.describe())));
+      const auto& refused = report->error;
+      Error failed(refused.code(), std::string(what) + " failed: " + (refused.field().empty() ? refused.describe() : refused.message()));
+      if (!refused.field().empty()) failed.in_field(refused.field());
+      return fail(about(peer(), failed));
     }
     return std::move(envelope->message);
   }

@@ -1,4 +1,5 @@
 #include "iomark/controller/plan_series.hpp"
+#include "iomark/controller/target_scope.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -217,6 +218,10 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
         if (!path) {
           return fail(Error(path.error().code(), "manager '" + link.name() + "', worker '" + worker.name +
                                                      "', target '" + target.name + "': " + path.error().message()));
+        }
+        // A target the agent reports outside its write scope: refused before anything is sent.
+        if (auto in_scope = check_target_scope(link.name(), link.inventory(), *path); !in_scope) {
+          return fail(Error(in_scope.error()).in_field("--allow"));
         }
         target_paths.push_back(*path);
       }

@@ -1,4 +1,5 @@
 #include "iomark/controller/quick_series.hpp"
+#include "iomark/controller/target_scope.hpp"
 
 #include "iomark/common/ascii.hpp"
 #include "iomark/common/seed.hpp"
@@ -61,6 +62,12 @@ Result<SeriesPlan> quick_series(const QuickSeriesOptions& options, const std::ve
     return fail(Error(ErrorCode::invalid_argument, "no outstanding-I/O count").in_field("--qd"));
   }
   if (links.empty()) return fail(ErrorCode::invalid_argument, "no manager to run on");
+  // A target an agent reports outside its write scope: refused before anything is sent.
+  for (const auto* link : links) {
+    for (const auto& path : options.targets) {
+      if (auto in_scope = check_target_scope(link->name(), link->inventory(), path); !in_scope) return fail(in_scope.error());
+    }
+  }
   SeriesPlan series;
   const auto test_type = options.queue_depths.size() > 1 ? access_specs::TestType::cycle_outstanding_ios
                                                          : access_specs::TestType::normal;

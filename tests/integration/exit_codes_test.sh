@@ -34,7 +34,7 @@ truncate -s 16M "$work/not-allowed"
 timeout 60 "$iomark" run --manager "127.0.0.1:$port_journal" --key-file "$work/key" --target "$work/data" \
   --size 16M --engine null --time 1 --results "" >/dev/null 2>"$work/series.err"
 check "a series on the journal agent (got: $(tail -1 "$work/series.err"))" test $? -eq 0
-timeout 60 "$iomark" run --manager "127.0.0.1:$port_journal" --key-file "$work/key" --target "$work/not-allowed" \
+timeout 60 "$iomark" run --manager "127.0.0.1:$port_journal" --key-file "$work/key" --target "$work/data/../not-allowed" \
   --size 16M --engine null --time 1 --results "" >/dev/null 2>&1
 for line in '<6>agent .journal.: listening on' '<6>session with controller .*: authenticated' \
   '<6>preparing .*data \(16 MiB\)' '<6>run 1: assigned 1 worker\(s\), 1 target\(s\), engine null' \

@@ -141,11 +141,19 @@ class Session {
 
   void on(const Envelope& request, const protocol::PrepareTargets& prepare) {
     for (const auto& target : prepare.targets) {
-      // Only a directory gets a test file; a device or an existing file needs no preparing.
+      // A directory gets a test file and a file that does not exist yet is made; a device or
+      // an existing file needs no preparing.
       const auto authorized = targets::authorize_target(target.path, targets::AccessMode::read_write, options_.policy);
       if (!authorized) return refuse(request, authorized.error());
-      if (authorized->kind != targets::TargetKind::directory) continue;
+      const bool new_file = authorized->kind == targets::TargetKind::new_file;
+      if (authorized->kind != targets::TargetKind::directory && !new_file) continue;
       targets::TestFileOptions file_options;
+      std::string directory = authorized->path;
+      if (new_file) {
+        const auto slash = directory.rfind('/');
+        file_options.file_name = directory.substr(slash + 1);
+        directory = slash == 0 ? "/" : directory.substr(0, slash);
+      }
       file_options.sector_size_bytes = kPrepareSector;
       file_options.maximum_size_sectors = (target.size_bytes + kPrepareSector - 1) / kPrepareSector;
       observer_.preparing(target.path, Bytes(target.size_bytes));
@@ -161,7 +169,7 @@ class Session {
       auto filler = workload::make_prepare_filler(target.data_pattern, target.data_reduction, target.seed,
                                                   target_content_key(target.path), target.size_bytes);
       if (!filler) return refuse(request, filler.error());
-      const auto prepared = targets::prepare_test_file(target.path, file_options, options_.policy, std::move(*filler),
+      const auto prepared = targets::prepare_test_file(directory, file_options, options_.policy, std::move(*filler),
                                                        progress, cancel.get_token());
       if (!prepared) return refuse(request, prepared.error());
       if (prepared->outcome == targets::PrepareOutcome::cancelled) return;

@@ -73,8 +73,8 @@ bool writes(const access_specs::AccessSpec& spec) {
 
 // The shared --verify state of an opened target, made by the first worker that drives it.
 Result<std::shared_ptr<VerifiedTarget>> verified_target(
-    const WorkerAssignment& worker, const TargetAssignment& target, const targets::OpenTarget& opened,
-    std::map<std::string, std::shared_ptr<VerifiedTarget>>& verified, std::vector<std::string>& notes) {
+    const targets::SafetyPolicy& policy, const WorkerAssignment& worker, const TargetAssignment& target,
+    const targets::OpenTarget& opened, std::map<std::string, std::shared_ptr<VerifiedTarget>>& verified, std::vector<std::string>& notes) {
   const auto& info = opened.info();
   auto block_bytes = workload::verify_block_bytes(worker.spec, info.sector_size_bytes);
   if (!block_bytes) return fail(block_bytes.error());
@@ -88,7 +88,7 @@ Result<std::shared_ptr<VerifiedTarget>> verified_target(
   }
   auto path = journal_path(info, target.verify_journal);
   if (!path) return fail(path.error());
-  auto opened_journal = open_verified_target(*path, info.size_bytes, *block_bytes);
+  auto opened_journal = open_verified_target(policy, *path, info.size_bytes, *block_bytes);
   if (!opened_journal) return fail(opened_journal.error());
   const auto& journal = *(*opened_journal)->journal;
   std::string note = info.path + ": journal " + journal.path() + " (" + std::to_string(*block_bytes) + "-byte blocks, " +
@@ -138,8 +138,9 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
       const auto authorized = targets::authorize_target(target.path, targets::AccessMode::read_write, policy);
       if (!authorized) return fail(in_worker(worker, authorized.error()));
       std::string path = authorized->path;
-      if (authorized->kind == targets::TargetKind::directory) {
-        auto known = prepared_test_files.find(path);
+      const bool new_file = authorized->kind == targets::TargetKind::new_file;
+      if (authorized->kind == targets::TargetKind::directory || new_file) {
+        auto known = prepared_test_files.find(authorized->path);
         if (known == prepared_test_files.end()) {
           targets::TestFileOptions file_options;
           file_options.caching = assignment.caching;
@@ -151,14 +152,20 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
             file_options.starting_sector = target.starting_sector;
             file_options.maximum_size_sectors = target.maximum_size_sectors;
           }
-          if (notice) notice("preparing the test file in " + path);
+          if (new_file) {
+            // A --target file that does not exist yet: made at the size asked, as a test file is.
+            const auto slash = path.rfind('/');
+            file_options.file_name = path.substr(slash + 1);
+            path = slash == 0 ? "/" : path.substr(0, slash);
+          }
+          if (notice) notice(new_file ? "creating " + authorized->path : "preparing the test file in " + path);
           const auto seed = target.seed.value_or(worker.fixed_seed.value_or(fresh_seed(seed_index)));
           auto filler = workload::make_prepare_filler(worker.data_pattern, worker.data_reduction, seed,
                                                       target_content_key(target.path), target.test_file_bytes);
           if (!filler) return fail(in_worker(worker, filler.error()));
           auto prepared = targets::prepare_test_file(path, file_options, policy, std::move(*filler), progress);
           if (!prepared) return fail(in_worker(worker, prepared.error()));
-          known = prepared_test_files.emplace(path, prepared->path).first;
+          known = prepared_test_files.emplace(authorized->path, prepared->path).first;
         }
         path = known->second;
       }
@@ -176,16 +183,15 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
       setup.maximum_size_sectors = target.maximum_size_sectors;
       options.targets.push_back({target.path, opened->fd(), setup, target_content_key(target.path)});
       if (assignment.verify) {
-        auto verify = verified_target(worker, target, *opened, verified, session->verify_notes_);
+        auto verify = verified_target(policy, worker, target, *opened, verified, session->verify_notes_);
         if (!verify) return fail(in_worker(worker, verify.error()));
         options.targets.back().verify = std::move(*verify);
       } else if (writes(worker.spec)) {
         // Writing without headers makes a journal beside the target wrong: drop it, say so.
+        // Outside the write scope there is nothing of ours to remove.
         const auto stale_journal = opened->info().path + std::string(targets::kJournalSuffix);
-        std::error_code ignored;
-        if (std::filesystem::remove(stale_journal, ignored) && notice) {
-          notice("removed " + stale_journal + ": this run writes without --verify headers");
-        }
+        const auto removed = targets::VerifyJournal::remove(policy, stale_journal);
+        if (removed && *removed && notice) notice("removed " + stale_journal + ": this run writes without --verify headers");
       }
       queue_depth += target.queue_depth;
       slot.open_targets.push_back(std::move(*opened));

@@ -13,9 +13,10 @@ Result<std::string> journal_path(const targets::TargetInfo& target, const std::s
   return target.path + std::string(targets::kJournalSuffix);
 }
 
-Result<std::shared_ptr<VerifiedTarget>> open_verified_target(const std::string& journal_file,
+Result<std::shared_ptr<VerifiedTarget>> open_verified_target(const targets::SafetyPolicy& policy,
+                                                            const std::string& journal_file,
                                                             std::uint64_t target_bytes, std::uint32_t block_bytes) {
-  auto journal = targets::VerifyJournal::open(journal_file, target_bytes, block_bytes);
+  auto journal = targets::VerifyJournal::open(policy, journal_file, target_bytes, block_bytes);
   if (!journal) return fail(journal.error());
   auto words = (*journal)->words();
   auto verified = std::make_shared<VerifiedTarget>(VerifiedTarget{std::move(*journal), workload::VerifyMap(words), block_bytes, 0});

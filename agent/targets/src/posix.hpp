@@ -9,34 +9,12 @@
 
 #include "iomark/common/result.hpp"
 #include "iomark/common/units.hpp"
+#include "iomark/targets/beneath.hpp"
 
 namespace iomark::targets::detail {
 
-// Owns a file descriptor; closes it on destruction.
-class UniqueFd {
- public:
-  UniqueFd() = default;
-  explicit UniqueFd(int fd) noexcept : fd_(fd) {}
-  UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  UniqueFd& operator=(UniqueFd&& other) noexcept {
-    if (this != &other) reset(std::exchange(other.fd_, -1));
-    return *this;
-  }
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-  ~UniqueFd() { reset(); }
-
-  [[nodiscard]] int get() const noexcept { return fd_; }
-  [[nodiscard]] bool valid() const noexcept { return fd_ >= 0; }
-  [[nodiscard]] int release() noexcept { return std::exchange(fd_, -1); }
-  void reset(int fd = -1) noexcept {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_{-1};
-};
+// The library's descriptor owner (beneath.hpp).
+using UniqueFd = Fd;
 
 // strerror for `error` (thread-safe).
 [[nodiscard]] std::string errno_text(int error);

@@ -30,10 +30,13 @@ std::string join_reasons(const std::vector<std::string>& reasons) {
 // A benchmark's reads should not change the access times of the user's files and devices, and
 // skipping the update takes a check off every read's path (about 2% of a 4 KiB read from
 // zram). The kernel allows O_NOATIME only to the owner or CAP_FOWNER; anyone else opens as usual.
-int open_without_atime(const std::string& path, int flags) {
-  const int fd = ::open(path.c_str(), flags | O_NOATIME);
-  if (fd >= 0 || errno != EPERM) return fd;
-  return ::open(path.c_str(), flags);
+// Leaves the errno of the failed open in errno_of_last_open (O_DIRECT's EINVAL is told apart).
+thread_local int errno_of_last_open = 0;
+
+Result<Fd> open_without_atime(const SafetyPolicy& policy, const std::string& path, int flags) {
+  auto fd = policy.open(path, flags | O_NOATIME, 0, Resolution::automatic, &errno_of_last_open);
+  if (fd || errno_of_last_open != EPERM) return fd;
+  return policy.open(path, flags, 0, Resolution::automatic, &errno_of_last_open);
 }
 
 }  // namespace
@@ -42,10 +45,21 @@ Result<AuthorizedTarget> authorize_target(std::string_view path_view, AccessMode
   const std::string path(path_view);
   std::error_code error;
   const fs::path canonical = fs::canonical(path, error);
-  if (error) {
-    return fail(error == std::errc::no_such_file_or_directory ? ErrorCode::not_found : ErrorCode::io_error,
-                path + ": " + error.message());
+  if (error == std::errc::no_such_file_or_directory) {
+    // A file to create: its directory must exist and lie in the scope.
+    const fs::path asked(path);
+    const auto name = asked.filename();
+    std::error_code parent_error;
+    const auto parent = fs::canonical(asked.parent_path().empty() ? fs::path(".") : asked.parent_path(), parent_error);
+    if (parent_error || name.empty() || name == "." || name == ".." || !fs::is_directory(parent, parent_error)) {
+      return fail(ErrorCode::not_found,
+                  path + ": no such file, and its directory " + asked.parent_path().string() + " does not exist");
+    }
+    const std::string resolved = (parent / name).string();
+    if (!policy.allows(resolved)) return fail(policy.refusal(resolved == path ? path : path + " (" + resolved + ")"));
+    return AuthorizedTarget{resolved, TargetKind::new_file, 0, 0};
   }
+  if (error) return fail(error == std::errc::not_a_directory ? ErrorCode::not_found : ErrorCode::io_error, path + ": " + error.message());
   const std::string resolved = canonical.string();
   const std::string shown = resolved == path ? path : path + " (resolves to " + resolved + ")";
 
@@ -59,17 +73,15 @@ Result<AuthorizedTarget> authorize_target(std::string_view path_view, AccessMode
   } else if (!S_ISREG(st.st_mode)) {
     return fail(ErrorCode::invalid_argument, shown + " is neither a block device, a regular file nor a directory");
   }
-
-  // Directories are where test files get created; a test file is ours unless another name
-  // (a hard link) could make it someone else's data.
-  const bool named_test_file = target.kind == TargetKind::file && canonical.filename() == kTestFileName;
-  const bool test_file = named_test_file && st.st_nlink == 1;
-  if (!policy.allows(resolved) && !test_file && target.kind != TargetKind::directory) {
-    std::string message = shown + " is not allowed: the agent only uses test files (" + std::string(kTestFileName) +
-                          ") and paths its operator allowed; start iomark-agent with --allow " + resolved +
-                          " to use it";
-    if (named_test_file) message += " (it has " + std::to_string(st.st_nlink) + " hard links, so it is not a test file)";
-    return fail(Error(ErrorCode::validation_error, std::move(message)).in_field("--allow"));
+  if (!policy.allows(resolved)) return fail(policy.refusal(shown));
+  if (target.kind == TargetKind::file && access == AccessMode::read_write && st.st_nlink > 1 &&
+      !policy.allows_exactly(resolved)) {
+    return fail(Error(ErrorCode::validation_error,
+                      shown + " has " + std::to_string(st.st_nlink) +
+                          " hard links, and another of its names may lie outside the agent's --allow paths; the "
+                          "agent writes such a file only when it is itself an --allow entry (--allow " +
+                          resolved + ")")
+                    .in_field("--allow"));
   }
 
   if (target.kind == TargetKind::block_device && access == AccessMode::read_write &&
@@ -110,11 +122,16 @@ Result<OpenTarget> open_target(std::string_view path, const OpenOptions& options
                                                  std::string(kTestFileName) + ") and open that");
   }
 
-  // O_NOFOLLOW: the canonical path has no link left, so a link now means it was swapped.
-  const int flags = (options.access == AccessMode::read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC | O_NOFOLLOW;
+  if (authorized->kind == TargetKind::new_file) {
+    return fail(ErrorCode::not_found, resolved + " does not exist yet: prepare it (prepare_test_file) and open that");
+  }
+
+  // Beneath the allowed entry's descriptor: the canonical path has no link left, so a link
+  // met now means something was swapped, and it cannot lead out of the scope.
+  const int flags = (options.access == AccessMode::read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC;
   bool direct = options.caching != Caching::buffered;
-  detail::UniqueFd fd(open_without_atime(resolved, flags | (direct ? O_DIRECT : 0)));
-  if (!fd.valid() && errno == EINVAL && direct) {
+  auto opened = open_without_atime(policy, resolved, flags | (direct ? O_DIRECT : 0));
+  if (!opened && opened.error().code() == ErrorCode::io_error && errno_of_last_open == EINVAL && direct) {
     if (options.caching != Caching::direct_or_buffered) {
       return fail(Error(ErrorCode::unsupported,
                         resolved + ": the file system refuses O_DIRECT (direct I/O); pass --buffered-io to "
@@ -122,9 +139,10 @@ Result<OpenTarget> open_target(std::string_view path, const OpenOptions& options
                       .in_field("--buffered-io"));
     }
     direct = false;
-    fd.reset(open_without_atime(resolved, flags));
+    opened = open_without_atime(policy, resolved, flags);
   }
-  if (!fd.valid()) return fail(detail::os_error(ErrorCode::io_error, "cannot open " + resolved, errno));
+  if (!opened) return fail(opened.error());
+  detail::UniqueFd fd = std::move(*opened);
 
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return fail(detail::os_error(ErrorCode::io_error, resolved, errno));

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <random>
 
+#include "iomark/targets/target.hpp"
+
 namespace iomark::targets {
 namespace {
 
@@ -31,13 +33,20 @@ Error io_failure(const std::string& what, const std::string& path) {
 
 }  // namespace
 
-Result<std::unique_ptr<VerifyJournal>> VerifyJournal::open(const std::string& path, std::uint64_t target_bytes,
-                                                            std::uint32_t block_bytes) {
+Result<std::unique_ptr<VerifyJournal>> VerifyJournal::open(const SafetyPolicy& policy, const std::string& path,
+                                                            std::uint64_t target_bytes, std::uint32_t block_bytes) {
+  auto authorized = authorize_target(path, AccessMode::read_write, policy);
+  if (!authorized) return fail(Error(authorized.error()));
+  if (authorized->kind != TargetKind::file && authorized->kind != TargetKind::new_file) {
+    return fail(Error(ErrorCode::invalid_argument, path + " is not a regular file: it cannot be a verify journal")
+                    .in_field("verify-journal"));
+  }
+  auto opened = policy.open(authorized->path, O_RDWR | O_CREAT, 0644);
+  if (!opened) return fail(opened.error());
   std::unique_ptr<VerifyJournal> journal(new VerifyJournal());
   journal->path_ = path;
   journal->block_bytes_ = block_bytes;
-  journal->fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (journal->fd_ < 0) return fail(io_failure("cannot open the verify journal", path));
+  journal->fd_ = opened->release();
   struct stat status {};
   if (::fstat(journal->fd_, &status) != 0) return fail(io_failure("cannot stat the verify journal", path));
   const std::uint64_t blocks = target_bytes / block_bytes;
@@ -94,6 +103,29 @@ VerifyJournal::~VerifyJournal() {
     ::munmap(mapping_, mapping_bytes_);
   }
   if (fd_ >= 0) ::close(fd_);
+}
+
+Result<bool> VerifyJournal::remove(const SafetyPolicy& policy, const std::string& path) {
+  auto authorized = authorize_target(path, AccessMode::read_write, policy);
+  if (!authorized) {
+    // Nothing there: nothing to remove.
+    if (authorized.error().code() == ErrorCode::not_found) return false;
+    return fail(authorized.error());
+  }
+  if (authorized->kind == TargetKind::new_file) return false;
+  if (authorized->kind != TargetKind::file) {
+    return fail(ErrorCode::invalid_argument, path + " is not a regular file: it is not a verify journal");
+  }
+  const auto slash = authorized->path.rfind('/');
+  const std::string parent = slash == 0 ? "/" : authorized->path.substr(0, slash);
+  auto directory = policy.open(parent, O_PATH | O_DIRECTORY);
+  if (!directory) return fail(directory.error());
+  const std::string name = authorized->path.substr(slash + 1);
+  if (::unlinkat(directory->get(), name.c_str(), 0) != 0) {
+    if (errno == ENOENT) return false;
+    return fail(io_failure("cannot remove the verify journal", path));
+  }
+  return true;
 }
 
 Result<void> VerifyJournal::sync() const {

@@ -34,7 +34,10 @@ class EmbeddedAgent final : public LinkCompanion {
 }  // namespace
 
 Result<void> add_embedded_agent(ManagerRegistry& registry, const std::vector<std::string>& allowed_paths) {
-  auto policy = targets::SafetyPolicy::create(allowed_paths, targets::Destructive::refuse);
+  // What the user named on this command line or plan is the scope; a file named there that
+  // does not exist yet is created at the size asked.
+  auto policy = targets::SafetyPolicy::create(allowed_paths, targets::Destructive::refuse,
+                                              targets::MissingPath::allow_new_file);
   if (!policy) return fail(policy.error());
   const auto name = local_host_name();
   const std::string build = "iomark " IOMARK_VERSION;

@@ -12,12 +12,17 @@ std::vector<std::string> embedded_agent_paths(const access_specs::Manager& manag
   std::vector<std::string> paths;
   for (const auto& worker : manager.workers) {
     for (const auto& target : worker.targets.value_or(std::vector<access_specs::Target>{})) {
-      if (!target.name.starts_with('/')) continue;
-      std::error_code error;
-      const auto status = std::filesystem::status(target.name, error);
-      if (!error && std::filesystem::exists(status) && !std::filesystem::is_directory(status)) {
-        paths.push_back(target.name);
+      if (target.type != access_specs::WorkerType::disk || !target.name.starts_with('/')) continue;
+      std::string path = target.name;
+      // A file system as the GUI and IOmeter name it: "MOUNT [type]".
+      if (const auto bracket = path.rfind(" ["); bracket != std::string::npos && path.back() == ']') {
+        path.resize(bracket);
       }
+      std::error_code error;
+      const std::filesystem::path asked(path);
+      const bool exists = std::filesystem::exists(asked, error);
+      // A file that does not exist yet is made at the size asked, if its directory exists.
+      if (exists || std::filesystem::is_directory(asked.parent_path(), error)) paths.push_back(std::move(path));
     }
   }
   return paths;

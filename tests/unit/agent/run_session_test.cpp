@@ -131,8 +131,7 @@ TEST_F(RunSessionTest, IoErrorsAreCountedAndTheRunGoesOnAsInIometer) {
 }
 
 TEST_F(RunSessionTest, RefusesAFileOutsideTheAllowList) {
-  // A user's file is touched only when allowed; test files (iobw.tst) the agent makes itself
-  // need no --allow (agent/targets/include/iomark/targets/target.hpp).
+  // A user's file is touched only when allowed (agent/targets/include/iomark/targets/target.hpp).
   const auto user_file = directory_ / "precious.dat";
   { std::ofstream create(user_file); }
   const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{}, targets::Destructive::refuse);
@@ -143,6 +142,36 @@ TEST_F(RunSessionTest, RefusesAFileOutsideTheAllowList) {
   ASSERT_FALSE(session.has_value());
   EXPECT_NE(session.error().message().find("Worker 1"), std::string::npos);
   EXPECT_NE(session.error().message().find(user_file.string()), std::string::npos);
+}
+
+TEST_F(RunSessionTest, MakesNoTestFileOutsideTheWriteScope) {
+  // The test file is no exception: a directory outside --allow gets no iobw.tst.
+  fs::create_directory(directory_ / "allowed");
+  fs::create_directory(directory_ / "other");
+  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{(directory_ / "allowed").string()},
+                                                    targets::Destructive::refuse);
+  ASSERT_TRUE(policy.has_value());
+  auto run = assignment(engine::EngineKind::null, 1);
+  run.workers[0].targets[0].path = (directory_ / "other").string();
+  run.workers[0].targets[0].test_file_bytes = 1 << 20;
+  const auto session = RunSession::prepare(run, *policy);
+  ASSERT_FALSE(session.has_value());
+  EXPECT_EQ(session.error().field(), "--allow");
+  EXPECT_FALSE(fs::exists(directory_ / "other/iobw.tst"));
+}
+
+TEST_F(RunSessionTest, ATargetFileThatDoesNotExistIsCreatedAtTheSizeAsked) {
+  const auto path = directory_ / "new.dat";
+  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{path.string()},
+                                                    targets::Destructive::refuse, targets::MissingPath::allow_new_file);
+  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
+  auto run = assignment(engine::EngineKind::null, 1);
+  run.workers[0].targets[0].path = path.string();
+  run.workers[0].targets[0].test_file_bytes = 1 << 20;
+  const auto session = RunSession::prepare(run, *policy);
+  ASSERT_TRUE(session.has_value()) << session.error().describe();
+  EXPECT_EQ(fs::file_size(path), 1U << 20);
+  EXPECT_FALSE(fs::exists(directory_ / "iobw.tst"));
 }
 
 }  // namespace

@@ -38,7 +38,8 @@ TEST(BlockDevice, ABlankDeviceIsUsedOnlyWhenAllowed) {
 
   const auto refused = open_target(loop.device(), {}, SafetyPolicy{});
   ASSERT_FALSE(refused.has_value());
-  EXPECT_TRUE(contains(refused.error().message(), "--allow " + loop.device())) << refused.error().message();
+  EXPECT_EQ(refused.error().field(), "--allow");
+  EXPECT_TRUE(contains(refused.error().message(), "refuses " + loop.device())) << refused.error().message();
 
   auto opened = open_target(loop.device(), {}, allowing(loop.device()));
   ASSERT_TRUE(opened.has_value()) << opened.error().describe();

@@ -31,7 +31,9 @@ TEST(Target, APathOutsideTheAllowListIsRefusedWithTheFlagToAllowIt) {
   const auto refused = open_target(dir / "data.bin", {}, SafetyPolicy{});
   ASSERT_FALSE(refused.has_value());
   EXPECT_EQ(refused.error().code(), ErrorCode::validation_error);
-  EXPECT_TRUE(contains(refused.error().message(), "--allow " + (dir / "data.bin"))) << refused.error().message();
+  EXPECT_EQ(refused.error().field(), "--allow");
+  EXPECT_TRUE(contains(refused.error().message(), "refuses " + (dir / "data.bin"))) << refused.error().message();
+  EXPECT_TRUE(contains(refused.error().message(), "without --allow")) << refused.error().message();
   // Reading needs the allow list too.
   EXPECT_FALSE(open_target(dir / "data.bin", {.access = AccessMode::read_only}, SafetyPolicy{}).has_value());
   EXPECT_TRUE(open_target(dir / "data.bin", {}, allowing(dir.path())).has_value());
@@ -64,15 +66,30 @@ TEST(Target, ALinkIntoTheAllowedDirectoryIsFollowed) {
   EXPECT_EQ(authorized->path, std::filesystem::canonical(allowed_dir / "data.bin").string());
 }
 
-TEST(Target, TestFilesNeedNoAllowListButHardLinksDisqualifyThem) {
+TEST(Target, TestFilesAndDirectoriesNeedTheAllowListToo) {
   TempDir dir;
   write_file(dir / "iobw.tst", std::vector<std::uint8_t>(4096));
-  EXPECT_TRUE(authorize_target(dir / "iobw.tst", AccessMode::read_write, SafetyPolicy{}).has_value());
-  EXPECT_TRUE(authorize_target(dir.path(), AccessMode::read_write, SafetyPolicy{}).has_value());
+  EXPECT_FALSE(authorize_target(dir / "iobw.tst", AccessMode::read_write, SafetyPolicy{}).has_value());
+  EXPECT_FALSE(authorize_target(dir.path(), AccessMode::read_write, SafetyPolicy{}).has_value());
+  EXPECT_TRUE(authorize_target(dir / "iobw.tst", AccessMode::read_write, allowing(dir.path())).has_value());
+  EXPECT_TRUE(authorize_target(dir.path(), AccessMode::read_write, allowing(dir.path())).has_value());
   std::filesystem::create_hard_link(dir / "iobw.tst", dir / "precious");
-  const auto linked = authorize_target(dir / "iobw.tst", AccessMode::read_write, SafetyPolicy{});
+  const auto linked = authorize_target(dir / "iobw.tst", AccessMode::read_write, allowing(dir.path()));
   ASSERT_FALSE(linked.has_value());
   EXPECT_TRUE(contains(linked.error().message(), "2 hard links")) << linked.error().message();
+}
+
+TEST(Target, AMissingFileIsANewFileAndAMissingDirectoryIsNotFound) {
+  TempDir dir;
+  const auto fresh = authorize_target(dir / "new.dat", AccessMode::read_write, allowing(dir.path()));
+  ASSERT_TRUE(fresh.has_value()) << fresh.error().describe();
+  EXPECT_EQ(fresh->kind, TargetKind::new_file);
+  EXPECT_FALSE(open_target(dir / "new.dat", {}, allowing(dir.path())).has_value());
+  const auto missing = authorize_target(dir / "no-dir/new.dat", AccessMode::read_write, allowing(dir.path()));
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().code(), ErrorCode::not_found);
+  EXPECT_TRUE(contains(missing.error().message(), dir / "no-dir")) << missing.error().message();
+  EXPECT_FALSE(authorize_target(dir / "new.dat", AccessMode::read_write, SafetyPolicy{}).has_value());
 }
 
 TEST(Target, OpensAndSizesAFile) {
@@ -142,7 +159,7 @@ TEST(Target, OpenTargetClosesItsDescriptor) {
   write_file(dir / "iobw.tst", std::vector<std::uint8_t>(4096));
   int fd = -1;
   {
-    auto opened = open_target(dir / "iobw.tst", {AccessMode::read_only, Caching::buffered, {}}, SafetyPolicy{});
+    auto opened = open_target(dir / "iobw.tst", {AccessMode::read_only, Caching::buffered, {}}, allowing(dir.path()));
     ASSERT_TRUE(opened.has_value());
     OpenTarget moved = std::move(*opened);
     fd = moved.fd();

@@ -28,6 +28,11 @@ ChunkFiller numbered_chunks() {
   };
 }
 
+SafetyPolicy allowing(const std::string& path) {
+  const std::vector<std::string> allowed{path};
+  return SafetyPolicy::create(allowed, Destructive::refuse).value();
+}
+
 TestFileOptions sized(std::uint64_t maximum_sectors, std::uint64_t starting_sector = 0) {
   TestFileOptions options;
   options.maximum_size_sectors = maximum_sectors;
@@ -41,7 +46,7 @@ TestFileOptions sized(std::uint64_t maximum_sectors, std::uint64_t starting_sect
 TEST(TestFile, CreatedAtStartPlusMaximumSectorsWithTheFillersData) {
   TempDir dir;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> progress;
-  const auto prepared = prepare_test_file(dir.path(), sized(200, 56), SafetyPolicy{}, numbered_chunks(),
+  const auto prepared = prepare_test_file(dir.path(), sized(200, 56), allowing(dir.path()), numbered_chunks(),
                                           [&](Bytes done, Bytes total) { progress.emplace_back(done.count(), total.count()); });
   ASSERT_TRUE(prepared.has_value()) << prepared.error().describe();
   const std::uint64_t expected = (56 + 200) * 4096;  // 1 MiB: four 256 KiB chunks
@@ -63,7 +68,7 @@ TEST(TestFile, SectorSizeDefaultsToTheFileSystemBlock) {
   TempDir dir;
   TestFileOptions options = sized(16);
   options.sector_size_bytes.reset();
-  const auto prepared = prepare_test_file(dir.path(), options, SafetyPolicy{});
+  const auto prepared = prepare_test_file(dir.path(), options, allowing(dir.path()));
   ASSERT_TRUE(prepared.has_value()) << prepared.error().describe();
   struct statvfs vfs {};
   ASSERT_EQ(::statvfs(dir.path().c_str(), &vfs), 0);
@@ -73,11 +78,11 @@ TEST(TestFile, SectorSizeDefaultsToTheFileSystemBlock) {
 
 TEST(TestFile, ReusedWhenLargeEnoughAndNeverShrunk) {
   TempDir dir;
-  ASSERT_TRUE(prepare_test_file(dir.path(), sized(128), SafetyPolicy{}, numbered_chunks()).has_value());
+  ASSERT_TRUE(prepare_test_file(dir.path(), sized(128), allowing(dir.path()), numbered_chunks()).has_value());
   const auto before = read_file(dir / "iobw.tst");
   int progress_calls = 0;
   for (const std::uint64_t sectors : {128, 64}) {
-    const auto again = prepare_test_file(dir.path(), sized(sectors), SafetyPolicy{},
+    const auto again = prepare_test_file(dir.path(), sized(sectors), allowing(dir.path()),
                                          [](std::span<std::byte> chunk) { std::fill(chunk.begin(), chunk.end(), std::byte{0xEE}); },
                                          [&](Bytes, Bytes) { ++progress_calls; });
     ASSERT_TRUE(again.has_value());
@@ -90,8 +95,8 @@ TEST(TestFile, ReusedWhenLargeEnoughAndNeverShrunk) {
 
 TEST(TestFile, GrownWhenTooSmallKeepingItsData) {
   TempDir dir;
-  ASSERT_TRUE(prepare_test_file(dir.path(), sized(64), SafetyPolicy{}, numbered_chunks()).has_value());
-  const auto grown = prepare_test_file(dir.path(), sized(192), SafetyPolicy{},
+  ASSERT_TRUE(prepare_test_file(dir.path(), sized(64), allowing(dir.path()), numbered_chunks()).has_value());
+  const auto grown = prepare_test_file(dir.path(), sized(192), allowing(dir.path()),
                                        [](std::span<std::byte> chunk) { std::fill(chunk.begin(), chunk.end(), std::byte{0xEE}); });
   ASSERT_TRUE(grown.has_value()) << grown.error().describe();
   EXPECT_EQ(grown->outcome, PrepareOutcome::grown);
@@ -104,7 +109,7 @@ TEST(TestFile, GrownWhenTooSmallKeepingItsData) {
 
 TEST(TestFile, FilledPerDataPattern) {
   TempDir dir;
-  const auto prepared = prepare_test_file(dir.path(), sized(128), SafetyPolicy{},
+  const auto prepared = prepare_test_file(dir.path(), sized(128), allowing(dir.path()),
                                           workload::make_prepare_filler(access_specs::DataPattern::pseudo_random, 9));
   ASSERT_TRUE(prepared.has_value());
   const auto bytes = read_file(dir / "iobw.tst");
@@ -119,7 +124,7 @@ TEST(TestFile, FilledPerDataPattern) {
 
 TEST(TestFile, WithoutAFillerEachChunkRepeatsOneByte) {
   TempDir dir;
-  ASSERT_TRUE(prepare_test_file(dir.path(), sized(128), SafetyPolicy{}).has_value());
+  ASSERT_TRUE(prepare_test_file(dir.path(), sized(128), allowing(dir.path())).has_value());
   const auto bytes = read_file(dir / "iobw.tst");
   for (std::size_t chunk = 0; chunk < bytes.size(); chunk += kChunk) {
     for (std::size_t i = chunk; i < chunk + kChunk; ++i) ASSERT_EQ(bytes[i], bytes[chunk]) << i;
@@ -129,14 +134,14 @@ TEST(TestFile, WithoutAFillerEachChunkRepeatsOneByte) {
 TEST(TestFile, CancelledBetweenChunksKeepsWhatWasWrittenAndResumes) {
   TempDir dir;
   std::stop_source stop;
-  const auto cancelled = prepare_test_file(dir.path(), sized(256), SafetyPolicy{}, numbered_chunks(),
+  const auto cancelled = prepare_test_file(dir.path(), sized(256), allowing(dir.path()), numbered_chunks(),
                                            [&](Bytes, Bytes) { stop.request_stop(); }, stop.get_token());
   ASSERT_TRUE(cancelled.has_value());
   EXPECT_EQ(cancelled->outcome, PrepareOutcome::cancelled);
   EXPECT_EQ(cancelled->size_bytes, kChunk);
   EXPECT_EQ(std::filesystem::file_size(dir / "iobw.tst"), kChunk);
 
-  const auto resumed = prepare_test_file(dir.path(), sized(256), SafetyPolicy{});
+  const auto resumed = prepare_test_file(dir.path(), sized(256), allowing(dir.path()));
   ASSERT_TRUE(resumed.has_value());
   EXPECT_EQ(resumed->outcome, PrepareOutcome::grown);
   EXPECT_EQ(std::filesystem::file_size(dir / "iobw.tst"), 256U * 4096);
@@ -146,7 +151,7 @@ TEST(TestFile, CancelledBeforeAnyChunkLeavesNoFile) {
   TempDir dir;
   std::stop_source stop;
   stop.request_stop();
-  const auto cancelled = prepare_test_file(dir.path(), sized(64), SafetyPolicy{}, {}, {}, stop.get_token());
+  const auto cancelled = prepare_test_file(dir.path(), sized(64), allowing(dir.path()), {}, {}, stop.get_token());
   ASSERT_TRUE(cancelled.has_value());
   EXPECT_EQ(cancelled->outcome, PrepareOutcome::cancelled);
   EXPECT_FALSE(std::filesystem::exists(dir / "iobw.tst"));
@@ -157,10 +162,11 @@ TEST(TestFile, ATestFileLinkingOutsideTheAllowListIsRefused) {
   TempDir outside;
   write_file(outside / "precious", std::vector<std::uint8_t>(100, 42));
   std::filesystem::create_symlink(outside / "precious", dir / "iobw.tst");
-  const auto refused = prepare_test_file(dir.path(), sized(64), SafetyPolicy{});
+  const auto refused = prepare_test_file(dir.path(), sized(64), allowing(dir.path()));
   ASSERT_FALSE(refused.has_value());
   EXPECT_EQ(refused.error().code(), ErrorCode::validation_error);
-  EXPECT_NE(refused.error().message().find(outside / "precious"), std::string::npos) << refused.error().message();
+  EXPECT_EQ(refused.error().field(), "--allow");
+  EXPECT_NE(refused.error().message().find("iobw.tst"), std::string::npos) << refused.error().message();
   EXPECT_EQ(read_file(outside / "precious"), std::vector<std::uint8_t>(100, 42));
 }
 
@@ -168,7 +174,7 @@ TEST(TestFile, AHardLinkedTestFileIsRefused) {
   TempDir dir;
   write_file(dir / "precious", std::vector<std::uint8_t>(100, 42));
   std::filesystem::create_hard_link(dir / "precious", dir / "iobw.tst");
-  const auto refused = prepare_test_file(dir.path(), sized(64), SafetyPolicy{});
+  const auto refused = prepare_test_file(dir.path(), sized(64), allowing(dir.path()));
   ASSERT_FALSE(refused.has_value());
   EXPECT_NE(refused.error().message().find("hard links"), std::string::npos);
   EXPECT_EQ(read_file(dir / "precious"), std::vector<std::uint8_t>(100, 42));
@@ -177,8 +183,74 @@ TEST(TestFile, AHardLinkedTestFileIsRefused) {
 TEST(TestFile, OnlyDirectoriesArePrepared) {
   TempDir dir;
   write_file(dir / "iobw.tst", {1, 2, 3});
-  EXPECT_FALSE(prepare_test_file(dir / "iobw.tst", sized(64), SafetyPolicy{}).has_value());
-  EXPECT_FALSE(prepare_test_file(dir / "missing", sized(64), SafetyPolicy{}).has_value());
+  EXPECT_FALSE(prepare_test_file(dir / "iobw.tst", sized(64), allowing(dir.path())).has_value());
+  EXPECT_FALSE(prepare_test_file(dir / "missing", sized(64), allowing(dir.path())).has_value());
+}
+
+TEST(TestFile, NothingIsMadeOutsideTheWriteScopeNotEvenATestFile) {
+  TempDir dir;
+  std::filesystem::create_directory(dir / "allowed");
+  auto policy = allowing(dir / "allowed");
+  policy.set_agent_name("agent-7");
+  for (const auto& where : {dir.path(), std::string("/")}) {
+    const auto refused = prepare_test_file(where, sized(64), policy);
+    ASSERT_FALSE(refused.has_value()) << where;
+    EXPECT_EQ(refused.error().code(), ErrorCode::validation_error);
+    EXPECT_EQ(refused.error().field(), "--allow");
+    const auto& message = refused.error().message();
+    EXPECT_NE(message.find("agent agent-7 refuses " + where), std::string::npos) << message;
+    EXPECT_NE(message.find(std::filesystem::canonical(dir / "allowed").string()), std::string::npos) << message;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "iobw.tst"));
+  EXPECT_FALSE(prepare_test_file(dir.path(), sized(64), SafetyPolicy{}).has_value());
+  EXPECT_FALSE(std::filesystem::exists(dir / "iobw.tst"));
+  EXPECT_TRUE(prepare_test_file(dir / "allowed", sized(64), policy).has_value());
+}
+
+TEST(TestFile, AHardLinkedFileIsWrittenOnlyWhenItIsItselfAllowed) {
+  TempDir dir;
+  write_file(dir / "data.bin", std::vector<std::uint8_t>(4096, 1));
+  std::filesystem::create_hard_link(dir / "data.bin", dir / "other-name");
+  const std::string path = std::filesystem::canonical(dir / "data.bin").string();
+  const auto refused = authorize_target(path, AccessMode::read_write, allowing(dir.path()));
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_NE(refused.error().message().find("2 hard links"), std::string::npos) << refused.error().message();
+  EXPECT_TRUE(authorize_target(path, AccessMode::read_only, allowing(dir.path())).has_value());
+  EXPECT_TRUE(authorize_target(path, AccessMode::read_write, allowing(path)).has_value());
+}
+
+TEST(TestFile, ANewTargetFileIsCreatedAtTheSizeAskedUnderItsOwnName) {
+  TempDir dir;
+  const std::string path = dir / "new.dat";
+  const std::vector<std::string> allowed{path};
+  const auto policy = SafetyPolicy::create(allowed, Destructive::refuse, MissingPath::allow_new_file);
+  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
+  const auto authorized = authorize_target(path, AccessMode::read_write, *policy);
+  ASSERT_TRUE(authorized.has_value()) << authorized.error().describe();
+  EXPECT_EQ(authorized->kind, TargetKind::new_file);
+  // Only the file is in the scope, not its directory: the file is made, and nothing else.
+  TestFileOptions options = sized(16);
+  options.file_name = "new.dat";
+  const auto made = prepare_test_file(dir.path(), options, *policy);
+  ASSERT_TRUE(made.has_value()) << made.error().describe();
+  EXPECT_EQ(made->outcome, PrepareOutcome::created);
+  EXPECT_EQ(std::filesystem::file_size(path), 16U * 4096);
+  EXPECT_FALSE(prepare_test_file(dir.path(), sized(16), *policy).has_value());  // iobw.tst beside it: refused
+  EXPECT_FALSE(std::filesystem::exists(dir / "iobw.tst"));
+
+  // A missing directory is not_found, naming it.
+  const std::vector<std::string> missing{dir / "no-such-dir/new.dat"};
+  const auto refused = SafetyPolicy::create(missing, Destructive::refuse, MissingPath::allow_new_file);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code(), ErrorCode::not_found);
+  EXPECT_NE(refused.error().message().find(dir / "no-such-dir"), std::string::npos) << refused.error().message();
+}
+
+TEST(TestFile, FreeSpaceMarginIsFivePercentOrOneGibibyte) {
+  EXPECT_EQ(free_space_margin(0), 0U);
+  EXPECT_EQ(free_space_margin(std::uint64_t{100} << 20), std::uint64_t{5} << 20);
+  EXPECT_EQ(free_space_margin(std::uint64_t{20} << 30), std::uint64_t{1} << 30);
+  EXPECT_EQ(free_space_margin(std::uint64_t{1} << 40), std::uint64_t{1} << 30);
 }
 
 }  // namespace

@@ -13,12 +13,17 @@ namespace {
 
 using test::TempDir;
 
+SafetyPolicy scope(const TempDir& dir) {
+  const std::vector<std::string> allowed{dir.path()};
+  return SafetyPolicy::create(allowed, Destructive::refuse).value();
+}
+
 TEST(VerifyJournal, KeepsGenerationsAcrossReopening) {
   TempDir dir;
   const auto path = dir / "t.bin.iomark-journal";
   std::uint32_t id = 0;
   {
-    auto journal = VerifyJournal::open(path, 1 << 20, 4096);
+    auto journal = VerifyJournal::open(scope(dir), path, 1 << 20, 4096);
     ASSERT_TRUE(journal) << journal.error().describe();
     EXPECT_TRUE((*journal)->created());
     EXPECT_NE((*journal)->target_id(), 0U);
@@ -27,7 +32,7 @@ TEST(VerifyJournal, KeepsGenerationsAcrossReopening) {
     (*journal)->words()[17] = 5;
     id = (*journal)->target_id();
   }
-  auto again = VerifyJournal::open(path, 1 << 20, 4096);
+  auto again = VerifyJournal::open(scope(dir), path, 1 << 20, 4096);
   ASSERT_TRUE(again) << again.error().describe();
   EXPECT_FALSE((*again)->created());
   EXPECT_TRUE((*again)->was_clean());
@@ -38,13 +43,13 @@ TEST(VerifyJournal, KeepsGenerationsAcrossReopening) {
 TEST(VerifyJournal, RefusesAJournalOfAnotherShape) {
   TempDir dir;
   const auto path = dir / "j";
-  ASSERT_TRUE(VerifyJournal::open(path, 1 << 20, 4096));
-  const auto other_size = VerifyJournal::open(path, 2 << 20, 4096);
+  ASSERT_TRUE(VerifyJournal::open(scope(dir), path, 1 << 20, 4096));
+  const auto other_size = VerifyJournal::open(scope(dir), path, 2 << 20, 4096);
   ASSERT_FALSE(other_size);
   EXPECT_NE(other_size.error().message().find("remove it"), std::string::npos) << other_size.error().message();
-  EXPECT_FALSE(VerifyJournal::open(path, 1 << 20, 512));
+  EXPECT_FALSE(VerifyJournal::open(scope(dir), path, 1 << 20, 512));
   test::write_file(dir / "not-a-journal", std::vector<std::uint8_t>(8192, 0x78));
-  EXPECT_FALSE(VerifyJournal::open(dir / "not-a-journal", 1 << 20, 4096));
+  EXPECT_FALSE(VerifyJournal::open(scope(dir), dir / "not-a-journal", 1 << 20, 4096));
 }
 
 // An agent killed with the journal open: every update it made is in the file (shared
@@ -55,7 +60,7 @@ TEST(VerifyJournal, UpdatesSurviveAKilledProcess) {
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    auto journal = VerifyJournal::open(path, 1 << 20, 4096);
+    auto journal = VerifyJournal::open(scope(dir), path, 1 << 20, 4096);
     if (!journal) ::_exit(1);
     (*journal)->words()[3] = 9;
     ::_exit(0);  // no destructor: as if killed
@@ -63,10 +68,29 @@ TEST(VerifyJournal, UpdatesSurviveAKilledProcess) {
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  auto journal = VerifyJournal::open(path, 1 << 20, 4096);
+  auto journal = VerifyJournal::open(scope(dir), path, 1 << 20, 4096);
   ASSERT_TRUE(journal) << journal.error().describe();
   EXPECT_FALSE((*journal)->was_clean());
   EXPECT_EQ((*journal)->words()[3], 9U);
+}
+
+TEST(VerifyJournal, IsMadeAndRemovedOnlyInTheWriteScope) {
+  TempDir dir;
+  TempDir outside;
+  std::filesystem::create_directory(dir / "in");
+  const std::vector<std::string> allowed{dir / "in"};
+  const auto policy = SafetyPolicy::create(allowed, Destructive::refuse).value();
+  const auto refused = VerifyJournal::open(policy, outside / "j", 1 << 20, 4096);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().field(), "--allow");
+  EXPECT_FALSE(std::filesystem::exists(outside / "j"));
+  test::write_file(outside / "old.iomark-journal", {1, 2, 3});
+  EXPECT_FALSE(VerifyJournal::remove(policy, outside / "old.iomark-journal").has_value());
+  EXPECT_TRUE(std::filesystem::exists(outside / "old.iomark-journal"));
+  { ASSERT_TRUE(VerifyJournal::open(policy, dir / "in/j", 1 << 20, 4096).has_value()); }
+  EXPECT_TRUE(VerifyJournal::remove(policy, dir / "in/j").value());
+  EXPECT_FALSE(std::filesystem::exists(dir / "in/j"));
+  EXPECT_FALSE(VerifyJournal::remove(policy, dir / "in/j").value());
 }
 
 }  // namespace

@@ -24,8 +24,10 @@ struct VerifiedTarget {
 // Errors (invalid_argument): a block device without an explicit path.
 [[nodiscard]] Result<std::string> journal_path(const targets::TargetInfo& target, const std::string& explicit_path);
 
-// Opens (or creates) the journal and recovers what an unclean stop left in flight.
-[[nodiscard]] Result<std::shared_ptr<VerifiedTarget>> open_verified_target(const std::string& journal_file,
+// Opens (or creates) the journal, in the policy's write scope, and recovers what an unclean
+// stop left in flight.
+[[nodiscard]] Result<std::shared_ptr<VerifiedTarget>> open_verified_target(const targets::SafetyPolicy& policy,
+                                                                          const std::string& journal_file,
                                                                           std::uint64_t target_bytes,
                                                                           std::uint32_t block_bytes);
 

@@ -1,10 +1,14 @@
 // Opening and sizing targets: block devices and files (docs/iometer-reference.md#region), behind
 // the operator's safety policy.
 //
-// Who may be touched:
-//  * any target must be an allowed path (SafetyPolicy::allows, after resolving symbolic
-//    links), except test files: a regular file named `iobw.tst` with a single link, which the
-//    agent creates itself (test_file.hpp) and may use without --allow;
+// Who may be touched (docs/write-scope.md):
+//  * any target, directory or test file must be an allowed path or lie below an allowed
+//    directory (SafetyPolicy::allows, after resolving symbolic links); there is no exception
+//    for test files. It is then opened beneath the allowed entry's descriptor
+//    (SafetyPolicy::open), so a link or a swapped directory cannot lead out between check
+//    and open;
+//  * a regular file with several hard links is written only if it is itself an allowed
+//    entry: its other names may lie anywhere;
 //  * writing to a block device is refused while it is mounted (itself, a partition or a
 //    device stacked on it), used as swap, partitioned, held by another driver, carries a
 //    file-system/RAID/LVM/partition-table signature, or cannot be opened exclusively, unless
@@ -36,7 +40,9 @@ namespace iomark::targets {
 
 inline constexpr std::string_view kTestFileName = "iobw.tst";
 
-enum class TargetKind : std::uint8_t { block_device, file, directory };
+// new_file: a path that does not exist yet in an existing, allowed directory; it is created
+// at the size asked (prepare_test_file with its name), as a test file is.
+enum class TargetKind : std::uint8_t { block_device, file, directory, new_file };
 
 enum class AccessMode : std::uint8_t { read_only, read_write };
 
@@ -57,14 +63,16 @@ struct OpenOptions {
 struct AuthorizedTarget {
   std::string path;  // canonical
   TargetKind kind{TargetKind::file};
-  std::uint64_t device_id{};  // st_dev
-  std::uint64_t inode{};      // st_ino
+  std::uint64_t device_id{};  // st_dev (0 for new_file)
+  std::uint64_t inode{};      // st_ino (0 for new_file)
 };
 
 // Resolves `path` and applies the policy for `access` (see the top of this file). Directories
-// are authorized too (test files are prepared in them). Errors name the path, the resolved
-// path when a symbolic link was followed, and the exact reason: not_found (no such path),
-// validation_error (refused by the policy), invalid_argument (a character device, socket...).
+// are authorized on the same terms (test files are prepared in them); a path that does not
+// exist is a new_file when its directory exists. Errors name the path, the resolved path when
+// a symbolic link was followed, and the exact reason: not_found (no such path, or no such
+// directory for a new file), validation_error (refused by the policy: SafetyPolicy::refusal,
+// field --allow), invalid_argument (a character device, socket...).
 [[nodiscard]] Result<AuthorizedTarget> authorize_target(std::string_view path, AccessMode access,
                                                         const SafetyPolicy& policy);
 

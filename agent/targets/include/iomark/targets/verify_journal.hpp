@@ -4,7 +4,9 @@
 //
 // Where: `<target>.iomark-journal` next to a file target (or next to iobw.tst), or the path
 // the operator names (--verify-journal; required for block devices: nothing is written where
-// the operator did not point).
+// the operator did not point). Either way the journal lies in the agent's write scope: it is
+// opened, created and removed beneath an allowed entry (safety_policy.hpp,
+// docs/write-scope.md).
 //
 // Layout: a 4 KiB header page (magic "IOMARKJ1", version, verify block size, target size,
 // target id, clean flag), then one little-endian u32 per verify block (workload::VerifyMap's
@@ -23,6 +25,7 @@
 #include <string_view>
 
 #include "iomark/common/result.hpp"
+#include "iomark/targets/safety_policy.hpp"
 
 namespace iomark::targets {
 
@@ -32,10 +35,17 @@ class VerifyJournal {
  public:
   // Opens the journal at `path`, or creates it (all blocks never written, a fresh random
   // target id) when there is none. An existing journal must describe the same target size and
-  // block size. Errors: io_error (cannot create, map or size it), invalid_argument (not a
-  // journal, another version, or made for another size: names both and how to start afresh).
-  [[nodiscard]] static Result<std::unique_ptr<VerifyJournal>> open(const std::string& path, std::uint64_t target_bytes,
+  // block size. Errors: the policy's refusal (validation_error, field --allow) for a path
+  // outside the scope or a journal with several hard links, io_error (cannot create, map or
+  // size it), invalid_argument (not a journal, another version, or made for another size:
+  // names both and how to start afresh).
+  [[nodiscard]] static Result<std::unique_ptr<VerifyJournal>> open(const SafetyPolicy& policy, const std::string& path,
+                                                                   std::uint64_t target_bytes,
                                                                    std::uint32_t block_bytes);
+
+  // Removes the journal at `path` if there is one and it lies in the scope. Returns whether a
+  // file was removed. Errors: the policy's refusal, io_error.
+  [[nodiscard]] static Result<bool> remove(const SafetyPolicy& policy, const std::string& path);
   VerifyJournal(const VerifyJournal&) = delete;
   VerifyJournal& operator=(const VerifyJournal&) = delete;
   ~VerifyJournal();  // marks the journal clean, msyncs and unmaps

@@ -9,11 +9,13 @@
 
 namespace iomark::controller {
 
-// The targets of `manager` the embedded agent must be allowed to use: the absolute target
-// names that exist on this host as a device or a file. Directories are left out: the agent
-// creates its test file in them, which needs no permission, and allowing a directory would
-// allow everything below it. Names that do not exist are left out as well; running them
-// fails later with the agent's own error.
+// The targets of `manager` the embedded agent must be allowed to use: the absolute disk
+// target names (a file system's "MOUNT [type]" as MOUNT) that exist on this host, or that do
+// not exist yet in a directory that does (the agent creates such a file at the size asked).
+// They are the embedded agent's whole write scope (docs/write-scope.md): a directory named
+// here allows its test file and everything below it, which the user asked for by naming it.
+// Names whose directory does not exist are left out; running them fails with the agent's own
+// error, naming the path.
 [[nodiscard]] std::vector<std::string> embedded_agent_paths(const access_specs::Manager& manager);
 
 // The same for every manager of `plan`, in plan order.
