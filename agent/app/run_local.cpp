@@ -168,7 +168,7 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
   // The operator named these targets on our own command line: that is the write scope. A
   // file that does not exist yet is created at --size; a missing directory is an error.
   const auto policy = targets::SafetyPolicy::create(
-      flags.targets, options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse,
+      run_options::write_scope_paths(flags), options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse,
       targets::MissingPath::allow_new_file);
   if (!policy) return bad_input(policy.error());
 

@@ -292,7 +292,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   if (!registry_settings) return report(registry_settings.error());
   ConsoleManagerEvents manager_events;
   controller::ManagerRegistry managers(std::move(*registry_settings), manager_events);
-  const auto embedded_paths = plan ? controller::embedded_agent_paths(*plan) : options.run.targets;
+  const auto embedded_paths = plan ? controller::embedded_agent_paths(*plan) : run_options::write_scope_paths(options.run);
   if (auto connected = connect_managers(managers, manager_events, options, embedded_paths);
       !connected) {
     // The embedded agent cannot fail to connect: its error is a target the user named (a

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
+#include <system_error>
 #include <limits>
 
 #include "iomark/access_specs/field_descriptors.hpp"
@@ -263,6 +265,19 @@ Result<void> check_engine_available(std::string_view engine_flag, std::span<cons
   return fail(Error(ErrorCode::invalid_argument, "manager '" + std::string(manager_name) + "' cannot run " + needed +
                                                      " (it has: " + (listed.empty() ? "none" : listed) + ")")
                   .in_field("--engine"));
+}
+
+std::vector<std::string> write_scope_paths(const RunFlags& flags) {
+  std::vector<std::string> paths = flags.targets;
+  if (flags.verify && !flags.verify_journal.empty()) {
+    paths.push_back(flags.verify_journal);
+    return paths;
+  }
+  for (const auto& target : flags.targets) {
+    std::error_code ignored;
+    if (!std::filesystem::is_directory(target, ignored)) paths.push_back(target + ".iomark-journal");
+  }
+  return paths;
 }
 
 }  // namespace iomark::run_options

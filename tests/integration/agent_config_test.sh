@@ -38,8 +38,8 @@ if launch_agent "$work/config.log" --config "$work/agent.conf"; then
   run_on "$port" "$work/listed-file" "$work/file.err"
   check "a series on the file of the repeated allow line (got: $(tail -1 "$work/file.err"))" test $? -eq 0
   run_on "$port" "$work/unlisted-file" "$work/unlisted.err"
-  check "a file not listed fails" test $? -ne 0
-  check "... as not allowed" grep -q 'is not allowed' "$work/unlisted.err"
+  check "a file not listed is refused: exit 3 (got $?)" test $? -eq 3
+  check "... as outside the agent's --allow paths" grep -q 'refuses .*unlisted-file.*--allow paths' "$work/unlisted.err"
 else
   check "the agent starts from its configuration file" false
 fi

@@ -21,6 +21,10 @@ namespace {
 constexpr std::uint32_t kTestFileSizingSector = 512;
 
 Error in_worker(const WorkerAssignment& worker, const Error& error) {
+  // The field stays the field: a write-scope refusal is told apart by it (docs/write-scope.md).
+  if (!error.field().empty()) {
+    return Error(error.code(), "worker \"" + worker.name + "\": " + error.message()).in_field(error.field());
+  }
   return Error(error.code(), "worker \"" + worker.name + "\": " + error.describe());
 }
 

@@ -116,9 +116,10 @@ Result<bool> VerifyJournal::remove(const SafetyPolicy& policy, const std::string
   if (authorized->kind != TargetKind::file) {
     return fail(ErrorCode::invalid_argument, path + " is not a regular file: it is not a verify journal");
   }
+  // Its directory, opened beneath the entry that allows the journal (even when only the
+  // journal itself is allowed).
   const auto slash = authorized->path.rfind('/');
-  const std::string parent = slash == 0 ? "/" : authorized->path.substr(0, slash);
-  auto directory = policy.open(parent, O_PATH | O_DIRECTORY);
+  auto directory = policy.open_parent(authorized->path);
   if (!directory) return fail(directory.error());
   const std::string name = authorized->path.substr(slash + 1);
   if (::unlinkat(directory->get(), name.c_str(), 0) != 0) {

@@ -62,6 +62,12 @@ struct RunFlags {
   std::string description;
 };
 
+// The write scope of an agent that runs these flags itself (run-local, the embedded agent of
+// `iomark run`): the --target paths and the --verify journal each has (the --verify-journal
+// file, or `<target>.iomark-journal` beside a file or device target, which a run writing
+// without --verify removes; a directory's journal lies inside it). docs/write-scope.md.
+[[nodiscard]] std::vector<std::string> write_scope_paths(const RunFlags& flags);
+
 inline constexpr std::uint32_t kDefaultRunTimeS = 10;
 inline constexpr std::string_view kDefaultSpec = "Database";
 
