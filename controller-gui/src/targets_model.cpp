@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "iomark/common/units.hpp"
+#include "iomark/controller/target_scope.hpp"
 
 namespace iomark::gui {
 
@@ -47,7 +48,7 @@ std::vector<TargetChoice> target_choices(const access_specs::Worker& worker, con
       // targets ticked), so only its hard refusals count as warnings.
       auto warning = device_warning(device, inventory);
       if (live->embedded() && warning.starts_with("not allowed")) warning.clear();
-      choices.push_back({device.path, "disk", details, "-", warning, order_of(device.path)});
+      choices.push_back({device.path, "disk", details, "-", warning, "", order_of(device.path)});
     }
     for (const auto& fs : inventory.file_systems) {
       if (listed(fs.mount_point)) continue;
@@ -55,11 +56,14 @@ std::vector<TargetChoice> target_choices(const access_specs::Worker& worker, con
                                   format_size(Bytes(fs.total_bytes)) + " (" + fs.source + ")";
       const std::string test_file = fs.test_file_bytes == 0 ? "none yet: made before the first run"
                                                             : "iobw.tst, " + format_size(Bytes(fs.test_file_bytes));
-      choices.push_back({fs.mount_point, "file system", details, test_file, "", order_of(fs.mount_point)});
+      // The embedded agent is restarted with the targets ticked, so nothing is outside its scope.
+      auto refusal = live->embedded() ? std::nullopt : controller::target_refusal(live->name, inventory, fs.mount_point);
+      choices.push_back(
+          {fs.mount_point, "file system", details, test_file, "", refusal.value_or(""), order_of(fs.mount_point)});
     }
     for (const auto& path : inventory.allowed_paths) {
       if (listed(path)) continue;
-      choices.push_back({path, "path", "allowed by the agent", "file, or a directory for iobw.tst", "", order_of(path)});
+      choices.push_back({path, "path", "allowed by the agent", "file, or a directory for iobw.tst", "", "", order_of(path)});
     }
   }
   for (const auto& target : targets) {
@@ -67,7 +71,7 @@ std::vector<TargetChoice> target_choices(const access_specs::Worker& worker, con
     const bool legacy = target.name.empty() || target.name.front() != '/';
     choices.push_back({target.name, legacy ? "plan name" : "path",
                        legacy ? "an IOmeter name, resolved on the manager at Start" : "typed by hand",
-                       legacy ? "-" : "file, or a directory for iobw.tst", "", order_of(target.name)});
+                       legacy ? "-" : "file, or a directory for iobw.tst", "", "", order_of(target.name)});
   }
   return choices;
 }
@@ -97,6 +101,7 @@ QVariant TargetsModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::CheckStateRole && index.column() == target_column) {
     return choice.order != 0 ? Qt::Checked : Qt::Unchecked;
   }
+  if (role == Qt::ToolTipRole && !choice.refusal.empty()) return QString::fromStdString(choice.refusal);
   if (role == Qt::ForegroundRole && !choice.warning.empty()) return QBrush(QColor(0x99, 0x33, 0x00));
   if (role == Qt::ToolTipRole && !choice.warning.empty()) return QString::fromStdString(choice.warning);
   if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
@@ -109,6 +114,7 @@ QVariant TargetsModel::data(const QModelIndex& index, int role) const {
     case details_column: {
       auto text = QString::fromStdString(choice.kind + ": " + choice.details);
       if (!choice.warning.empty()) text += QStringLiteral(" (%1)").arg(QString::fromStdString(choice.warning));
+      if (!choice.refusal.empty()) text += tr(" (outside the agent's --allow paths)");
       return text;
     }
     case test_file_column: return QString::fromStdString(choice.test_file);
@@ -128,6 +134,10 @@ bool TargetsModel::setData(const QModelIndex& index, const QVariant& value, int 
 
 Qt::ItemFlags TargetsModel::flags(const QModelIndex& index) const {
   if (!index.isValid()) return Qt::NoItemFlags;
+  const auto& choice = choices_[static_cast<std::size_t>(index.row())];
+  // A target outside the agent's write scope is greyed; a ticked one stays enabled so that
+  // it can be unticked (Start refuses a plan naming it).
+  if (!choice.refusal.empty() && choice.order == 0) return Qt::ItemIsSelectable;
   auto flags = Qt::ItemIsSelectable | Qt::ItemIsEnabled;
   if (index.column() == target_column) flags |= Qt::ItemIsUserCheckable;
   return flags;

@@ -184,6 +184,34 @@ TEST(TargetsModel, ListsTheInventoryAndTicksTheWorkersTargetsInOrder) {
   EXPECT_EQ(model.rowCount(), 2);
 }
 
+TEST(TargetsModel, GreysAFileSystemOutsideTheAgentsWriteScopeWithTheReason) {
+  auto worker = make_worker("Worker 1", {});
+  auto live = live_manager("host-a");  // allows /dev/sdb only
+  live.inventory.file_systems.push_back({"/scratch", "tmpfs", "tmpfs", 1ULL << 30, 1ULL << 29, 4096, 0});
+  live.inventory.allowed_paths = {"/dev/sdb", "/scratch"};
+  TargetsModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.set_choices(target_choices(worker, &live));
+  ASSERT_EQ(model.rowCount(), 4);  // sdb, sda, /data, /scratch
+  const auto data = model.index(2, 0);
+  ASSERT_EQ(data.data().toString(), "/data");
+  EXPECT_FALSE(model.flags(data).testFlag(Qt::ItemIsEnabled));
+  EXPECT_FALSE(model.flags(data).testFlag(Qt::ItemIsUserCheckable));
+  const auto tip = data.data(Qt::ToolTipRole).toString();
+  EXPECT_TRUE(tip.contains("agent host-a refuses /data")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("(/dev/sdb, /scratch)")) << tip.toStdString();
+  const auto scratch = model.index(3, 0);
+  ASSERT_EQ(scratch.data().toString(), "/scratch");
+  EXPECT_TRUE(model.flags(scratch).testFlag(Qt::ItemIsEnabled));
+  EXPECT_TRUE(scratch.data(Qt::ToolTipRole).toString().isEmpty() ||
+              !scratch.data(Qt::ToolTipRole).toString().contains("refuses"));
+
+  // Ticked (by a loaded plan): still enabled, so that it can be unticked.
+  worker = with_target(worker, "/data", true);
+  model.set_choices(target_choices(worker, &live));
+  EXPECT_TRUE(model.flags(model.index(2, 0)).testFlag(Qt::ItemIsUserCheckable));
+}
+
 TEST(RunPreviewModel, ShowsTheRunsOfAQueueDepthCycle) {
   access_specs::TestPlan plan;
   plan.setup = access_specs::TestSetup{};

@@ -19,6 +19,9 @@ struct TargetChoice {
   std::string details;    // size and model, or type and free space
   std::string test_file;  // the iobw.tst state of a file system target
   std::string warning;    // why the agent will refuse it, if it will
+  // Why the agent refuses it as outside its write scope (docs/write-scope.md): the row is
+  // greyed (disabled, unless ticked, so that it can be unticked) with this as its tooltip.
+  std::string refusal;
   std::size_t order{};    // 1-based position among the worker's targets; 0 = not ticked
   friend bool operator==(const TargetChoice&, const TargetChoice&) = default;
 };
