@@ -14,15 +14,17 @@ std::vector<std::string> embedded_agent_paths(const access_specs::Manager& manag
     for (const auto& target : worker.targets.value_or(std::vector<access_specs::Target>{})) {
       if (target.type != access_specs::WorkerType::disk || !target.name.starts_with('/')) continue;
       std::string path = target.name;
-      // A file system as the GUI and IOmeter name it: "MOUNT [type]".
-      if (const auto bracket = path.rfind(" ["); bracket != std::string::npos && path.back() == ']') {
-        path.resize(bracket);
-      }
+      // A file system as the GUI and IOmeter name it: "MOUNT [type]" (which must exist).
+      const auto bracket = path.rfind(" [");
+      const bool file_system = bracket != std::string::npos && path.back() == ']';
+      if (file_system) path.resize(bracket);
       std::error_code error;
       const std::filesystem::path asked(path);
       const bool exists = std::filesystem::exists(asked, error);
       // A file that does not exist yet is made at the size asked, if its directory exists.
-      if (exists || std::filesystem::is_directory(asked.parent_path(), error)) paths.push_back(std::move(path));
+      if (exists || (!file_system && std::filesystem::is_directory(asked.parent_path(), error))) {
+        paths.push_back(std::move(path));
+      }
     }
   }
   return paths;

@@ -26,14 +26,17 @@ access_specs::Manager manager_with_targets(const std::vector<std::string>& names
   return manager;
 }
 
-TEST(EmbeddedAgentPaths, GrantsExistingFilesAndDevicesOnly) {
+TEST(EmbeddedAgentPaths, GrantsTheNamedFilesDevicesDirectoriesAndNewFilesInExistingDirectories) {
   const test::TempDir scratch;
   const auto file = (scratch.path() / "data.bin").string();
   std::ofstream(file) << "x";
   const auto missing = (scratch.path() / "missing.bin").string();
   const auto directory = scratch.path().string();
-  const auto manager = manager_with_targets({file, missing, directory, "/dev/null", "sdb", "/data [xfs]"});
-  EXPECT_EQ(embedded_agent_paths(manager), (std::vector<std::string>{file, "/dev/null"}));
+  const auto no_directory = (scratch.path() / "no-dir/new.bin").string();
+  const auto mount = directory + " [tmpfs]";
+  const auto manager =
+      manager_with_targets({file, missing, directory, "/dev/null", "sdb", "/no-such-mount [xfs]", no_directory, mount});
+  EXPECT_EQ(embedded_agent_paths(manager), (std::vector<std::string>{file, missing, directory, "/dev/null", directory}));
 }
 
 TEST(EmbeddedAgentPaths, CollectsEveryManagerOfAPlanInOrder) {
