@@ -16,6 +16,7 @@
 
 #include "iomark/legacy/test_spec.hpp"
 #include "legacy_fake_gui.hpp"
+#include "scratch_dir.hpp"
 #include "support.hpp"
 
 namespace iomark::test {
@@ -25,31 +26,8 @@ namespace fs = std::filesystem;
 using legacy::Purpose;
 using namespace std::chrono_literals;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "iomark-legacy-agent-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 struct AgentUnderTest {
-  TempDir dir;
+  TempDir dir{"iomark-legacy-agent"};
   FakeGui gui;
   std::optional<ChildProcess> agent;
   [[nodiscard]] fs::path log() const { return dir.path() / "agent.log"; }
@@ -88,7 +66,7 @@ std::unique_ptr<AgentUnderTest> start_agent(Options options = Options::command_l
 // EXIT MANAGER: the agent exits with 0 (within Dynamo's second or so).
 void expect_exit_manager_ends_agent(AgentUnderTest& under_test) {
   EXPECT_TRUE(under_test.gui.send(Purpose::exit, legacy::kManager));
-  EXPECT_EQ(under_test.agent->wait_exit(5s), 0) << read_file(under_test.log());
+  EXPECT_EQ(under_test.agent->wait_exit(5s), 0) << read_all(under_test.log());
 }
 
 // The conversation of run_plan, block for block, as Dynamo 1.1.0 holds it (IOManager.cpp).
@@ -132,11 +110,11 @@ TEST(LegacyAgent, FullRunOnTempFileFollowsDynamosConversation) {
   auto under_test = start_agent();
   ASSERT_TRUE(under_test);
   auto outcome = run_plan(under_test->gui, {.target = (under_test->dir.path() / "data").string()});
-  ASSERT_TRUE(outcome) << outcome.error().describe() << "\n" << read_file(under_test->log());
+  ASSERT_TRUE(outcome) << outcome.error().describe() << "\n" << read_all(under_test->log());
   EXPECT_EQ(outcome->timer_resolution_hz, 1e9);
   expect_plausible(*outcome);
   EXPECT_EQ(under_test->gui.transcript(), kExpectedConversation);
-  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_all(under_test->log());
   // The test file was made where the GUI asked, at the size it asked.
   EXPECT_EQ(fs::file_size(under_test->dir.path() / "data" / "iobw.tst"), kPlanTestFileBytes);
 }
@@ -145,7 +123,7 @@ TEST(LegacyAgent, ConfigFileSelectsTheIometerProtocol) {
   auto under_test = start_agent(Options::config_file);
   ASSERT_TRUE(under_test);
   auto info = under_test->gui.accept_login();
-  ASSERT_TRUE(info) << info.error().describe() << "\n" << read_file(under_test->log());
+  ASSERT_TRUE(info) << info.error().describe() << "\n" << read_all(under_test->log());
   EXPECT_EQ(info->manager_name, "from-config");
   EXPECT_EQ(info->network_address, "127.0.0.1");
   EXPECT_EQ(info->version, "1.1.0");
@@ -274,14 +252,14 @@ TEST(LegacyAgent, RefusesOutOfRangeIndexesCountsAndNamesAndKeepsInStep) {
   EXPECT_TRUE(gui.receive_block());
 
   expect_exit_manager_ends_agent(*under_test);
-  EXPECT_NE(read_file(under_test->log()).find("'/etc [ext4]' is not a target this agent listed"), std::string::npos);
+  EXPECT_NE(read_all(under_test->log()).find("'/etc [ext4]' is not a target this agent listed"), std::string::npos);
 }
 
 // The agent closed the command channel within `wait`, exited with 1 and logged `why`.
 void expect_closed_and_failed(AgentUnderTest& under_test, std::chrono::seconds wait, const std::string& why) {
   EXPECT_TRUE(under_test.gui.channel_closed_within(wait));
   EXPECT_EQ(under_test.agent->wait_exit(3s), 1);
-  EXPECT_NE(read_file(under_test.log()).find(why), std::string::npos) << read_file(under_test.log());
+  EXPECT_NE(read_all(under_test.log()).find(why), std::string::npos) << read_all(under_test.log());
 }
 
 TEST(LegacyAgent, GarbagePurposeEndsTheSessionWithANamedError) {
@@ -312,12 +290,12 @@ TEST(LegacyAgent, WrongVersionAnswerEndsTheAgentAsRefused) {
   ASSERT_TRUE(under_test);
   ASSERT_TRUE(under_test->gui.accept_login(FakeGui::LoginAnswer::wrong_version));
   EXPECT_EQ(under_test->agent->wait_exit(5s), 5);
-  EXPECT_NE(read_file(under_test->log()).find("WRONG_VERSION"), std::string::npos) << read_file(under_test->log());
+  EXPECT_NE(read_all(under_test->log()).find("WRONG_VERSION"), std::string::npos) << read_all(under_test->log());
 }
 
 // The line of the agent's log holding `text` (empty when none does).
 std::string log_line_with(const AgentUnderTest& under_test, const std::string& text) {
-  std::istringstream log(read_file(under_test.log()));
+  std::istringstream log(read_all(under_test.log()));
   for (std::string line; std::getline(log, line);) {
     if (line.find(text) != std::string::npos) return line;
   }
@@ -331,11 +309,11 @@ TEST(LegacyAgent, CloseAfterTheResultsEndsTheAgentWithZero) {
   Plan plan{.target = (under_test->dir.path() / "data").string(), .record = 500ms};
   plan.ending = Plan::Ending::close;
   auto outcome = run_plan(under_test->gui, plan);
-  ASSERT_TRUE(outcome) << outcome.error().describe() << "\n" << read_file(under_test->log());
-  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+  ASSERT_TRUE(outcome) << outcome.error().describe() << "\n" << read_all(under_test->log());
+  EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_all(under_test->log());
   EXPECT_FALSE(log_line_with(*under_test, "closed the connection with no test running").empty())
-      << read_file(under_test->log());
-  EXPECT_TRUE(log_line_with(*under_test, "error").empty()) << read_file(under_test->log());
+      << read_all(under_test->log());
+  EXPECT_TRUE(log_line_with(*under_test, "error").empty()) << read_all(under_test->log());
 }
 
 // ... but a GUI lost while the workers run is a failed run.
@@ -344,16 +322,16 @@ TEST(LegacyAgent, CloseInTheMiddleOfATestEndsTheAgentWithOne) {
   ASSERT_TRUE(under_test);
   auto& gui = under_test->gui;
   auto assigned = assign_plan(gui, {.target = (under_test->dir.path() / "data").string()});
-  ASSERT_TRUE(assigned) << assigned.error().describe() << "\n" << read_file(under_test->log());
+  ASSERT_TRUE(assigned) << assigned.error().describe() << "\n" << read_all(under_test->log());
   for (const auto purpose : {Purpose::prep_disks, Purpose::start, Purpose::begin_io}) {
     ASSERT_TRUE(gui.send(purpose, legacy::kAllWorkers));
     auto answer = gui.receive();
-    ASSERT_TRUE(answer && answer->data == 1) << read_file(under_test->log());
+    ASSERT_TRUE(answer && answer->data == 1) << read_all(under_test->log());
   }
   gui.close_channel();
-  EXPECT_EQ(under_test->agent->wait_exit(5s), 1) << read_file(under_test->log());
+  EXPECT_EQ(under_test->agent->wait_exit(5s), 1) << read_all(under_test->log());
   const auto line = log_line_with(*under_test, "in the middle of a test");
-  EXPECT_NE(line.find("error"), std::string::npos) << read_file(under_test->log());
+  EXPECT_NE(line.find("error"), std::string::npos) << read_all(under_test->log());
 }
 
 // SIGTERM (systemctl stop) and SIGINT end the agent with 0, as they end the iomark daemon:
@@ -366,14 +344,14 @@ TEST(LegacyAgent, SigtermAndSigintEndTheAgentWithZero) {
       ASSERT_TRUE(under_test);
       std::this_thread::sleep_for(300ms);
       under_test->agent->signal(signal_number);
-      EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+      EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_all(under_test->log());
     }
     {
       auto under_test = start_agent();
       ASSERT_TRUE(under_test);
       ASSERT_TRUE(under_test->gui.accept_login());
       under_test->agent->signal(signal_number);
-      EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+      EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_all(under_test->log());
     }
     {
       auto under_test = start_agent();
@@ -385,7 +363,7 @@ TEST(LegacyAgent, SigtermAndSigintEndTheAgentWithZero) {
         ASSERT_TRUE(gui.receive());
       }
       under_test->agent->signal(signal_number);
-      EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_file(under_test->log());
+      EXPECT_EQ(under_test->agent->wait_exit(5s), 0) << read_all(under_test->log());
       EXPECT_TRUE(gui.channel_closed_within(1s));
     }
   }
@@ -397,7 +375,7 @@ TEST(LegacyAgent, TraceLogsEveryMessageAndRefusalsAreErrors) {
   auto under_test = start_agent(Options::command_line, {"--log-level", "trace"});
   ASSERT_TRUE(under_test);
   auto outcome = run_plan(under_test->gui, {.target = (under_test->dir.path() / "data").string(), .record = 500ms});
-  ASSERT_TRUE(outcome) << outcome.error().describe() << "\n" << read_file(under_test->log());
+  ASSERT_TRUE(outcome) << outcome.error().describe() << "\n" << read_all(under_test->log());
   EXPECT_EQ(under_test->agent->wait_exit(5s), 0);
   for (const std::string expected :
        {"in: REPORT_TARGETS MANAGER", "out: block (888840 bytes): REPORT_TARGETS disks, 1 target(s)",
@@ -440,7 +418,7 @@ TEST(LegacyAgent, StopPrepareCutsPreparationShort) {
   if (free_bytes < (std::uint64_t{2} << 30)) GTEST_SKIP() << "needs 2 GiB free in " << under_test->dir.path();
   plan.test_file_bytes = std::min(free_bytes / 2, std::uint64_t{64} << 30) / 4096 * 4096;
   auto assigned = assign_plan(under_test->gui, plan);
-  ASSERT_TRUE(assigned) << assigned.error().describe() << "\n" << read_file(under_test->log());
+  ASSERT_TRUE(assigned) << assigned.error().describe() << "\n" << read_all(under_test->log());
   ASSERT_TRUE(under_test->gui.send(Purpose::prep_disks, legacy::kAllWorkers));
   std::this_thread::sleep_for(200ms);
   ASSERT_TRUE(under_test->gui.send(Purpose::stop_prepare, 0));
@@ -461,7 +439,7 @@ TEST(LegacyAgent, ResetLogsInAgain) {
   ASSERT_TRUE(under_test->gui.receive());
   ASSERT_TRUE(under_test->gui.send(Purpose::reset, 0));
   EXPECT_TRUE(under_test->gui.channel_closed_within(3s));
-  ASSERT_TRUE(under_test->gui.accept_login()) << read_file(under_test->log());
+  ASSERT_TRUE(under_test->gui.accept_login()) << read_all(under_test->log());
   // The workers went with the reset: results come for none of them (the manager block only).
   ASSERT_TRUE(under_test->gui.send(Purpose::report_results, legacy::kManager));
   ASSERT_TRUE(under_test->gui.receive_block());
@@ -488,7 +466,7 @@ TEST(LegacyAgent, DifferentialConversationMatchesRealDynamo) {
   ASSERT_EQ(std::system(build.c_str()), 0) << "build-dynamo failed (needs g++, make, libaio-dev)";
   const fs::path dynamo = fs::path(IOMARK_DYNAMO_DIR) / "dynamo";
 
-  TempDir dir;
+  TempDir dir{"iomark-legacy-agent"};
   const auto data = dir.path() / "data";
   fs::create_directory(data);
   const auto mnttab = dir.path() / "mtab";
@@ -503,7 +481,7 @@ TEST(LegacyAgent, DifferentialConversationMatchesRealDynamo) {
                                      dir.path() / "dynamo.log", {"MNTTAB=" + mnttab.string()});
   ASSERT_TRUE(process) << process.error().describe();
   auto dynamo_outcome = run_plan(*gui, {.target = data.string()});
-  ASSERT_TRUE(dynamo_outcome) << dynamo_outcome.error().describe() << "\n" << read_file(dir.path() / "dynamo.log");
+  ASSERT_TRUE(dynamo_outcome) << dynamo_outcome.error().describe() << "\n" << read_all(dir.path() / "dynamo.log");
   expect_plausible(*dynamo_outcome);
   const auto dynamo_conversation = gui->transcript();
   EXPECT_TRUE(process->wait_exit(10s).has_value());
@@ -511,7 +489,7 @@ TEST(LegacyAgent, DifferentialConversationMatchesRealDynamo) {
   auto under_test = start_agent();
   ASSERT_TRUE(under_test);
   auto agent_outcome = run_plan(under_test->gui, {.target = (under_test->dir.path() / "data").string()});
-  ASSERT_TRUE(agent_outcome) << agent_outcome.error().describe() << "\n" << read_file(under_test->log());
+  ASSERT_TRUE(agent_outcome) << agent_outcome.error().describe() << "\n" << read_all(under_test->log());
   expect_plausible(*agent_outcome);
   EXPECT_EQ(under_test->gui.transcript(), dynamo_conversation);
   EXPECT_EQ(dynamo_conversation, kExpectedConversation);

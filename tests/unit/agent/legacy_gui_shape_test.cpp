@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "legacy_fake_gui.hpp"
+#include "scratch_dir.hpp"
 #include "support.hpp"
 
 namespace iomark::test {
@@ -50,29 +51,6 @@ constexpr auto kUpdateEvery = std::chrono::milliseconds(1000);  // the GUI's upd
 constexpr auto kRamp = std::chrono::milliseconds(500);
 constexpr std::uint32_t kQueueDepths[] = {1, 2, 4};
 constexpr std::uint64_t kTestFileSectors = 4096;  // of the directory's block size (Dynamo's sector there)
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "iomark-gui-shape-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 struct RunFigures {
   std::uint32_t queue_depth{};
@@ -233,7 +211,7 @@ Driven drive(const std::vector<std::string>& argv, const fs::path& log, const st
   if (!process) return {tl::unexpected(process.error()), std::nullopt, {}};
   auto outcome = gui_series(gui, target, shape);
   auto exit_code = process->wait_exit(10s);
-  return {std::move(outcome), exit_code, read_file(log)};
+  return {std::move(outcome), exit_code, read_all(log)};
 }
 
 void expect_runs_did_the_spec(const SeriesOutcome& outcome, const std::string& who) {
@@ -265,7 +243,7 @@ TEST_P(GuiShapes, DriveDynamoAndAgentAlike) {
   ASSERT_EQ(std::system(build.c_str()), 0) << "build-dynamo failed (needs g++, make, libaio-dev)";
   const fs::path dynamo = fs::path(IOMARK_DYNAMO_DIR) / "dynamo";
 
-  TempDir dir;
+  TempDir dir{"iomark-gui-shape"};
   const auto data = dir.path() / "data";
   fs::create_directory(data);
   // Dynamo sees only what this test made: $MNTTAB lists the directory, and a bind mount
@@ -306,8 +284,8 @@ TEST_P(GuiShapes, DriveDynamoAndAgentAlike) {
 
 INSTANTIATE_TEST_SUITE_P(LegacyGuiShape, GuiShapes,
                          ::testing::Values(GuiShape::iometer_1_1_0, GuiShape::zero_filled, GuiShape::garbage),
-                         [](const auto& info) {
-                           switch (info.param) {
+                         [](const auto& shape) {
+                           switch (shape.param) {
                              case GuiShape::iometer_1_1_0: return std::string("Iometer110");
                              case GuiShape::zero_filled: return std::string("ZeroFilled");
                              case GuiShape::garbage: return std::string("Garbage");

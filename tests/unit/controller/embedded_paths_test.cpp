@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "scratch.hpp"
+#include "scratch_dir.hpp"
 
 namespace iomark::controller {
 namespace {
@@ -27,7 +27,7 @@ access_specs::Manager manager_with_targets(const std::vector<std::string>& names
 }
 
 TEST(EmbeddedAgentPaths, GrantsTheNamedFilesDevicesDirectoriesAndNewFilesInExistingDirectories) {
-  const test::TempDir scratch;
+  const iomark::test::TempDir scratch;
   const auto file = (scratch.path() / "data.bin").string();
   std::ofstream(file) << "x";
   const auto missing = (scratch.path() / "missing.bin").string();
@@ -40,7 +40,7 @@ TEST(EmbeddedAgentPaths, GrantsTheNamedFilesDevicesDirectoriesAndNewFilesInExist
 }
 
 TEST(EmbeddedAgentPaths, CollectsEveryManagerOfAPlanInOrder) {
-  const test::TempDir scratch;
+  const iomark::test::TempDir scratch;
   const auto first = (scratch.path() / "first.bin").string();
   const auto second = (scratch.path() / "second.bin").string();
   std::ofstream(first) << "1";

@@ -19,14 +19,14 @@
 #include "iomark/results/csv_reader.hpp"
 #include "iomark/results/results_json.hpp"
 #include "iomark/transport/in_memory.hpp"
-#include "scratch.hpp"
+#include "scratch_dir.hpp"
 
 namespace iomark::controller {
 namespace {
 
 namespace fs = std::filesystem;
 
-using test::read_all;
+using iomark::test::read_all;
 
 // The managers a completed run ran on, in link order.
 std::vector<std::string> managers_of(const CompletedRun& run) {
@@ -34,7 +34,7 @@ std::vector<std::string> managers_of(const CompletedRun& run) {
   for (std::size_t p = 1; p < run.points.size(); ++p) names.push_back(run.points[p].manager);
   return names;
 }
-using test::TempDir;
+using iomark::test::TempDir;
 
 // An agent on its own thread behind an in-memory link; kill() closes its end as a killed
 // process's socket would close.

@@ -14,15 +14,15 @@
 #include "iomark/controller/quick_series.hpp"
 #include "iomark/results/csv_reader.hpp"
 #include "iomark/results/results_json.hpp"
-#include "scratch.hpp"
+#include "scratch_dir.hpp"
 
 namespace iomark::controller {
 namespace {
 
 namespace fs = std::filesystem;
 
-using test::read_all;
-using test::TempDir;
+using iomark::test::read_all;
+using iomark::test::TempDir;
 
 std::size_t count_of(const std::string& text, std::string_view what) {
   std::size_t count = 0;

@@ -1,5 +1,6 @@
-// Scratch files for the controller tests that run real series: a temporary directory removed
-// with everything in it, and a whole file read back as text.
+// Scratch files for tests that run real agents or series: a temporary directory removed with
+// everything in it, and a whole file read back as text (empty when it cannot be read, so a
+// failed test can always print the log it has).
 #pragma once
 
 #include <cstdlib>
@@ -8,12 +9,12 @@
 #include <sstream>
 #include <string>
 
-namespace iomark::controller::test {
+namespace iomark::test {
 
 class TempDir {
  public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "iomark-series-XXXXXX").string();
+  explicit TempDir(const std::string& prefix = "iomark-test") {
+    std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
     path_ = ::mkdtemp(pattern.data());
   }
   TempDir(const TempDir&) = delete;
@@ -35,4 +36,4 @@ inline std::string read_all(const std::filesystem::path& path) {
   return text.str();
 }
 
-}  // namespace iomark::controller::test
+}  // namespace iomark::test
