@@ -35,6 +35,13 @@ const QString kPlan =
     QString::fromStdString((::iomark::test_support::test_data_dir() / "icf/ok_110_windows_plan.icf").string());
 constexpr int kWaitMs = 180'000;  // a bound for a hung run, not a performance expectation
 
+// What the log pane holds, for a failure's message: why a series did not start is said there.
+std::string logged_text(MainWindow& window) {
+  std::string text;
+  for (const auto& entry : window.log().entries()) text += entry.text.toStdString() + "\n";
+  return text;
+}
+
 std::string read_all(const QString& path) {
   QFile file(path);
   EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
@@ -84,7 +91,7 @@ TEST(MainWindow, RunsALegacyPlanOnTheEmbeddedAgentAndSavesTheResults) {
   QStringList messages;
   QObject::connect(&window.session(), &Session::message, &window,
                    [&](Severity, const QString& text) { messages.append(text); });
-  ASSERT_TRUE(run_to_completion(window, kWaitMs));
+  ASSERT_TRUE(run_to_completion(window, kWaitMs)) << logged_text(window);
 
   // Live figures came per level: all managers, the manager, its worker, its target.
   EXPECT_GE(live_rows, 4U);
