@@ -143,6 +143,12 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
       if (!authorized) return fail(in_worker(worker, authorized.error()));
       std::string path = authorized->path;
       const bool new_file = authorized->kind == targets::TargetKind::new_file;
+      if (new_file && target.test_file_bytes == 0 && target.maximum_size_sectors == 0) {
+        // With no size a test file grows to fill its file system (IOmeter's rule for a disk);
+        // a named file that is gone (removed during a series, say) is not made again that way.
+        return fail(in_worker(worker, Error(ErrorCode::not_found, authorized->path + ": no such file, and no size to "
+                                                                  "create it at (--size)")));
+      }
       if (authorized->kind == targets::TargetKind::directory || new_file) {
         auto known = prepared_test_files.find(authorized->path);
         if (known == prepared_test_files.end()) {

@@ -174,5 +174,22 @@ TEST_F(RunSessionTest, ATargetFileThatDoesNotExistIsCreatedAtTheSizeAsked) {
   EXPECT_FALSE(fs::exists(directory_ / "iobw.tst"));
 }
 
+TEST_F(RunSessionTest, AMissingTargetFileWithNoSizeIsNotFoundAndNothingIsCreated) {
+  // With no size a test file would grow to fill the file system; a file removed between the
+  // runs of a series is reported instead.
+  const auto path = directory_ / "gone.dat";
+  const auto policy = targets::SafetyPolicy::create(std::vector<std::string>{path.string()},
+                                                    targets::Destructive::refuse, targets::MissingPath::allow_new_file);
+  ASSERT_TRUE(policy.has_value()) << policy.error().describe();
+  auto run = assignment(engine::EngineKind::null, 1);
+  run.workers[0].targets[0].path = path.string();
+  run.workers[0].targets[0].test_file_bytes = 0;
+  const auto session = RunSession::prepare(run, *policy);
+  ASSERT_FALSE(session.has_value());
+  EXPECT_EQ(session.error().code(), ErrorCode::not_found);
+  EXPECT_NE(session.error().message().find(path.string()), std::string::npos) << session.error().describe();
+  EXPECT_FALSE(fs::exists(path));
+}
+
 }  // namespace
 }  // namespace iomark::agent
