@@ -16,6 +16,12 @@ std::string joined(const std::vector<std::string>& items) {
   return text.empty() ? "-" : text;
 }
 
+std::string allowed_text(const protocol::Inventory& inventory) {
+  if (!inventory.allowed_paths.empty()) return joined(inventory.allowed_paths);
+  return inventory.write_scope ? "nothing (no --allow: every target is refused)"
+                               : "not reported (an agent from before the write scope)";
+}
+
 std::string_view mount_state_name(protocol::MountState state) {
   switch (state) {
     case protocol::MountState::not_mounted:
@@ -40,7 +46,8 @@ Json manager_json(const ManagerInventory& manager) {
             {"os_name", inventory.os_name},
             {"kernel_release", inventory.kernel_release},
             {"engines", inventory.engines},
-            {"allowed_paths", inventory.allowed_paths}};
+            {"allowed_paths", inventory.allowed_paths},
+            {"write_scope", inventory.write_scope}};
   Json& devices = json["block_devices"] = Json::array();
   for (const auto& device : inventory.block_devices) {
     devices.push_back({{"path", device.path},
@@ -82,7 +89,7 @@ std::string inventory_text(const ManagerInventory& manager) {
                      inventory.host_name + ", " + std::to_string(inventory.cpu_count) + " CPUs, " + inventory.os_name +
                      " " + inventory.kernel_release + "\n";
   text += "  engines: " + joined(inventory.engines) + "\n";
-  text += "  allowed: " + joined(inventory.allowed_paths) + "\n";
+  text += "  allowed: " + allowed_text(inventory) + "\n";
   if (inventory.target_engines.empty()) {
     return text + "  engine choices: none measured yet (auto measures each target at its first run)\n";
   }

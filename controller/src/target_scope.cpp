@@ -24,7 +24,9 @@ bool plain_absolute(std::string_view path) {
 std::optional<std::string> target_refusal(std::string_view agent, const protocol::Inventory& inventory,
                                           std::string_view path) {
   const auto refuse = [&] { return write_scope_refusal(agent, path, inventory.allowed_paths); };
-  const bool reports_scope = !inventory.allowed_paths.empty();
+  // Agents from before the write scope send no flag; those started with --allow entries were
+  // already held to them for named paths, so a list is a scope either way.
+  const bool reports_scope = inventory.write_scope || !inventory.allowed_paths.empty();
   if (reports_scope && plain_absolute(path) && !path_within_any(inventory.allowed_paths, path)) return refuse();
   return std::nullopt;
 }

@@ -376,6 +376,7 @@ void to_wire(const Inventory& message, pb::Inventory& wire) {
   wire.mutable_file_systems()->Reserve(static_cast<int>(message.file_systems.size()));
   for (const auto& file_system : message.file_systems) to_wire(file_system, *wire.add_file_systems());
   for (const auto& path : message.allowed_paths) wire.add_allowed_paths(path);
+  wire.set_write_scope(message.write_scope);
   for (const auto& engine : message.engines) wire.add_engines(engine);
   for (const auto& nic : message.interfaces) to_wire(nic, *wire.add_interfaces());
   for (const auto& target : message.target_engines) to_wire(target, *wire.add_target_engines());
@@ -412,6 +413,7 @@ Inventory from_wire(const pb::Inventory& wire, Checker& check, const FieldPath& 
       message.allowed_paths.push_back(wire.allowed_paths(i));
     }
   }
+  message.write_scope = wire.write_scope();
   if (check.count(wire.engines_size(), 1, kMaxEngines, path / "engines")) {
     for (int i = 0; i < wire.engines_size() && check.ok(); ++i) {
       check_engine_name(check, wire.engines(i), path.item("engines", static_cast<std::size_t>(i)));

@@ -212,6 +212,25 @@ TEST(TargetsModel, GreysAFileSystemOutsideTheAgentsWriteScopeWithTheReason) {
   EXPECT_TRUE(model.flags(model.index(2, 0)).testFlag(Qt::ItemIsUserCheckable));
 }
 
+TEST(TargetsModel, GreysEveryFileSystemOfAnAgentStartedWithoutAllow) {
+  const auto worker = make_worker("Worker 1", {});
+  auto live = live_manager("host-a");
+  live.inventory.allowed_paths.clear();
+  live.inventory.write_scope = true;
+  TargetsModel model;
+  model.set_choices(target_choices(worker, &live));
+  const auto data = model.index(2, 0);
+  ASSERT_EQ(data.data().toString(), "/data");
+  EXPECT_FALSE(model.flags(data).testFlag(Qt::ItemIsEnabled));
+  const auto tip = data.data(Qt::ToolTipRole).toString();
+  EXPECT_TRUE(tip.contains("agent host-a refuses /data")) << tip.toStdString();
+
+  // The same list from an agent that reports no scope (older than it): left to the agent.
+  live.inventory.write_scope = false;
+  model.set_choices(target_choices(worker, &live));
+  EXPECT_TRUE(model.flags(model.index(2, 0)).testFlag(Qt::ItemIsEnabled));
+}
+
 TEST(RunPreviewModel, ShowsTheRunsOfAQueueDepthCycle) {
   access_specs::TestPlan plan;
   plan.setup = access_specs::TestSetup{};

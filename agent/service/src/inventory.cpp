@@ -325,6 +325,7 @@ protocol::Inventory collect_inventory(const targets::SafetyPolicy& policy,
     inventory.file_systems = file_systems_from_mounts(*mounts, stat_file_system);
   }
   inventory.allowed_paths = policy.allowed_paths();
+  inventory.write_scope = true;
   inventory.engines = engine_names(probes);
   inventory.interfaces = network::list_interfaces();
   for (auto& nic : inventory.interfaces) nic.name = sanitize_label(nic.name);

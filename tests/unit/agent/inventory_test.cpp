@@ -431,6 +431,7 @@ TEST(CollectInventory, ProducesAMessageTheControllerAccepts) {
   EXPECT_EQ(inventory.host_name, sanitize_label(name.data()).empty() ? "localhost" : sanitize_label(name.data()));
   EXPECT_GE(inventory.cpu_count, 1U);
   EXPECT_EQ(inventory.allowed_paths, policy->allowed_paths());
+  EXPECT_TRUE(inventory.write_scope);
   EXPECT_EQ(inventory.engines, engine_names(probes));
   EXPECT_EQ(inventory.engines.back(), "null");
   for (const auto& device : inventory.block_devices) {

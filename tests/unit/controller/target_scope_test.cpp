@@ -31,8 +31,19 @@ TEST(TargetScope, WhatOnlyTheAgentCanResolveIsLeftToIt) {
   EXPECT_TRUE(check_target_scope("db1", inventory, "/data/x").has_value());
   EXPECT_TRUE(check_target_scope("db1", inventory, "relative/x").has_value());
   EXPECT_TRUE(check_target_scope("db1", inventory, "/data/../etc").has_value());
-  // No allowed paths reported (no --allow, or a Dynamo): the agent decides.
+  // No allowed paths and no scope reported (a Dynamo, an agent from before the scope): the agent decides.
   EXPECT_TRUE(check_target_scope("dyn", allowing({}), "/").has_value());
+}
+
+TEST(TargetScope, AnAgentWithAScopeAndNoAllowEntryRefusesEveryPlainPath) {
+  auto inventory = allowing({});
+  inventory.write_scope = true;
+  const auto refused = check_target_scope("db1", inventory, "/srv/bench/a.dat");
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().field(), "--allow");
+  EXPECT_NE(refused.error().message().find("agent db1 refuses /srv/bench/a.dat:"), std::string::npos)
+      << refused.error().message();
+  EXPECT_TRUE(check_target_scope("db1", inventory, "relative/x").has_value());  // the agent refuses it itself
 }
 
 }  // namespace

@@ -60,6 +60,7 @@ Inventory sample_inventory() {
       {"/tmp", "tmpfs", "tmpfs", 8'000'000'000, 7'000'000'000, 4096, 0},
   };
   inventory.allowed_paths = {"/data", "/dev/sdb"};
+  inventory.write_scope = true;
   inventory.engines = {"io_uring", "linux-aio", "threadpool", "sync", "null"};
   inventory.interfaces = {{"lo", "127.0.0.1", 8, 65536, std::nullopt}, {"eth0", "10.0.0.5", 24, 9000, 25000}};
   inventory.target_engines = {

@@ -215,6 +215,10 @@ struct Inventory {
   std::vector<BlockDevice> block_devices;  // 0..kMaxBlockDevices
   std::vector<FileSystem> file_systems;    // 0..kMaxFileSystems
   std::vector<std::string> allowed_paths;  // absolute; what --allow granted; 0..kMaxAllowedPaths
+  // True from an agent that creates, writes and deletes only at or under allowed_paths
+  // (docs/write-scope.md), so an empty list means it refuses every target. Added after
+  // protocol version 1 shipped: older agents send false (they made iobw.tst anywhere).
+  bool write_scope{};
   // I/O engines this host can run, best first ("io_uring", "linux-aio", "threadpool",
   // "sync", "null"); 1..kMaxEngines names of 1..kMaxEngineNameBytes of [a-z0-9_-].
   std::vector<std::string> engines;
