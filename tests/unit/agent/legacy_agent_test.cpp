@@ -27,7 +27,7 @@ using legacy::Purpose;
 using namespace std::chrono_literals;
 
 struct AgentUnderTest {
-  TempDir dir{"iomark-legacy-agent"};
+  TempDir dir;
   FakeGui gui;
   std::optional<ChildProcess> agent;
   [[nodiscard]] fs::path log() const { return dir.path() / "agent.log"; }
@@ -41,7 +41,7 @@ std::unique_ptr<AgentUnderTest> start_agent(Options options = Options::command_l
   auto gui = FakeGui::listen();
   EXPECT_TRUE(gui) << gui.error().describe();
   if (!gui) return nullptr;
-  auto under_test = std::unique_ptr<AgentUnderTest>(new AgentUnderTest{{}, std::move(*gui), {}});
+  auto under_test = std::unique_ptr<AgentUnderTest>(new AgentUnderTest{TempDir{"iomark-legacy-agent"}, std::move(*gui), std::nullopt});
   const auto data = under_test->dir.path() / "data";
   fs::create_directory(data);
   const std::string gui_address = "127.0.0.1:" + std::to_string(under_test->gui.port());
