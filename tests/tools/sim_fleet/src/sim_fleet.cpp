@@ -315,6 +315,8 @@ Result<std::unique_ptr<SimFleet>> SimFleet::start(FleetOptions options) {
   state->io = std::move(*io);
   // One inventory for all: the same host, probed once (a real agent probes once too).
   state->inventory = agent::collect_inventory(targets::SafetyPolicy{}, engine::probe_engines(), {});
+  // The simulated agents open nothing and take any target: they report the scope of --allow /.
+  state->inventory.allowed_paths = {"/"};
   state->cpus = synthetic_cpus(state->inventory.cpu_count);
   state->agents.resize(options.agents);
   for (std::size_t i = 0; i < options.agents; ++i) {
