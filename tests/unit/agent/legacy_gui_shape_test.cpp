@@ -239,9 +239,12 @@ TEST_P(GuiShapes, DriveDynamoAndAgentAlike) {
   }
   targets::test::LoopDevice loop({});
   if (!loop.attached() || !loop.error().empty()) GTEST_SKIP() << loop.error();
-  const std::string build = std::string(IOMARK_BUILD_DYNAMO_SCRIPT) + " " + IOMARK_DYNAMO_DIR + " >/dev/null";
+  // A folder per shape: ctest runs the shapes in parallel, and copying over a Dynamo that
+  // another shape is running fails ("Text file busy").
+  const fs::path dynamo_dir = fs::path(IOMARK_DYNAMO_DIR) / ("gui-shape-" + std::to_string(static_cast<int>(shape)));
+  const std::string build = std::string(IOMARK_BUILD_DYNAMO_SCRIPT) + " " + dynamo_dir.string() + " >/dev/null";
   ASSERT_EQ(std::system(build.c_str()), 0) << "build-dynamo failed (needs g++, make, libaio-dev)";
-  const fs::path dynamo = fs::path(IOMARK_DYNAMO_DIR) / "dynamo";
+  const fs::path dynamo = dynamo_dir / "dynamo";
 
   TempDir dir{"iomark-gui-shape"};
   const auto data = dir.path() / "data";
