@@ -41,18 +41,12 @@ function(iomark_test_paths name)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
 endfunction()
 
-# iomark_unit_test(NAME [READS_SHARED] SOURCES... DEPENDS...)
-# READS_SHARED: some of its tests read ../shared (the corpus, the Dynamo source) and skip by
-# name without it; .ci/run runs the programs so labelled in a copy of the repository alone.
+# iomark_unit_test(NAME SOURCES... DEPENDS...)
 function(iomark_unit_test name)
-  cmake_parse_arguments(ARG "READS_SHARED" "" "SOURCES;DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPENDS} GTest::gtest GTest::gtest_main iomark_warnings)
   iomark_test_paths(${name})
   # Labelled with the executable, so a preset can pick whole test programs (ctest -L).
-  set(labels ${name})
-  if(ARG_READS_SHARED)
-    list(APPEND labels reads_shared)
-  endif()
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300 LABELS "${labels}")
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300 LABELS ${name})
 endfunction()
