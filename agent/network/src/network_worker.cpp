@@ -114,7 +114,12 @@ bool NetworkWorker::open_connection() {
     opened = connect_peer(endpoint.local_address, endpoint.peer_address,
                           static_cast<std::uint16_t>(endpoint.peer_port), *preamble, stopping_);
   }
-  if (!opened) return fail_with(opened.error().message()), false;
+  if (!opened) {
+    // After record_off the peer's agent may have stopped its worker first and closed (or
+    // reset, with this connection still in its backlog) the listening socket.
+    if (!peer_may_have_stopped()) fail_with(opened.error().message());
+    return false;
+  }
   if (!opened->is_open()) return false;  // stopped
   connection_ = std::move(*opened);
   schedule_.opened();
@@ -161,15 +166,7 @@ bool NetworkWorker::transfer(const PlannedTransfer& planned) {
     case TransferOutcome::stopped: return false;
     case TransferOutcome::peer_closed:
     case TransferOutcome::stalled:
-      // After record_off the other end may simply have stopped first.
-      if (record_off_ns_.load(std::memory_order_acquire) != 0) {
-        while (!stopping()) {
-          const timespec pause{0, static_cast<long>(kSleepStepNs)};
-          ::nanosleep(&pause, nullptr);
-          publish_if_requested();
-        }
-        return false;
-      }
+      if (peer_may_have_stopped()) return false;
       if (status.outcome == TransferOutcome::peer_closed) {
         fail_with("the peer " + options_.endpoint.peer_address + " closed the connection mid-run");
         return false;
@@ -178,12 +175,25 @@ bool NetworkWorker::transfer(const PlannedTransfer& planned) {
                 std::to_string(kStallLimit.count()) + " s");
       return false;
     case TransferOutcome::failed:
+      if (peer_may_have_stopped()) return false;
       if (counted) ++(planned.counts_as_read ? counters_.read_errors : counters_.write_errors);
       fail_with(std::string("transfer with ") + options_.endpoint.peer_address + " failed: " +
                 std::strerror(status.error_number));
       return false;
   }
   return false;
+}
+
+// After record_off the other end may simply have stopped first: this end then idles until
+// its own stop instead of reporting the peer's absence as a failure.
+bool NetworkWorker::peer_may_have_stopped() noexcept {
+  if (record_off_ns_.load(std::memory_order_acquire) == 0) return false;
+  while (!stopping()) {
+    const timespec pause{0, static_cast<long>(kSleepStepNs)};
+    ::nanosleep(&pause, nullptr);
+    publish_if_requested();
+  }
+  return true;
 }
 
 void NetworkWorker::fail_with(const std::string& what) {

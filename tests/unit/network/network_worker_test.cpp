@@ -134,6 +134,26 @@ TEST(NetworkWorker, APeerThatVanishesMidRunIsANamedFailure) {
   EXPECT_NE(failure.find("a:127.0.0.1 >> b:127.0.0.1"), std::string::npos) << failure;
 }
 
+TEST(NetworkWorker, AClientWhoseServerStopsFirstAfterRecordOffDoesNotFail) {
+  // Connections with no transactions keep the client connecting; the server's agent got the
+  // run's stop first. The client retries a refused connect for 5 s: past that, it must not
+  // call the peer's absence a failure.
+  auto pair = make_pair(spec_of({512, 100, 0, 0, 0, 1, 0, 0}), true, 0);
+  ASSERT_TRUE(pair.server->start());
+  ASSERT_TRUE(pair.client->start());
+  pair.server->record_on();
+  pair.client->record_on();
+  std::this_thread::sleep_for(100ms);
+  pair.server->record_off();
+  pair.client->record_off();
+  pair.server->stop();
+  std::this_thread::sleep_for(6s);
+  EXPECT_FALSE(pair.client->failed()) << pair.client->failure()->describe();
+  pair.client->stop();
+  EXPECT_FALSE(pair.client->failure());
+  EXPECT_GT(pair.client->results().counters.connections.count, 5U);
+}
+
 TEST(NetworkWorker, AServerCannotListenOnAnAddressThisHostLacks) {
   auto server_end = endpoint(protocol::NetworkRole::server);
   server_end.local_address = "192.0.2.77";  // TEST-NET-1: never this host's

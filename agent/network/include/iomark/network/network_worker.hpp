@@ -86,6 +86,7 @@ class NetworkWorker {
   [[nodiscard]] bool open_connection();
   [[nodiscard]] bool transact();
   [[nodiscard]] bool transfer(const PlannedTransfer& planned);
+  bool peer_may_have_stopped() noexcept;
   void fail_with(const std::string& what);
   [[nodiscard]] bool recording_at(std::uint64_t now_ns) const noexcept;
   void publish_if_requested() noexcept;
