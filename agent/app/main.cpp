@@ -55,10 +55,6 @@ int main(int argc, char** argv) {
   iomark::agent_app::RunLocalOptions local;
   run_local = app.add_subcommand("run-local", "Run one test on this host, without a controller");
   iomark::run_options::add_run_flags(*run_local, local.run, iomark::run_options::FrontEnd::agent_run_local);
-  run_local->add_option("--cpus", local.cpus, "CPUs to pin workers to, in order (default: worker i on CPU i)")
-      ->type_name("CPU[,CPU...]")
-      ->delimiter(',')
-      ->group(std::string(iomark::run_options::kTimingGroup));
   run_local->add_flag("--allow-destructive", local.allow_destructive,
                       "Allow writing to block devices that are mounted, partitioned or formatted")
       ->group(std::string(iomark::run_options::kWorkloadGroup));

@@ -19,6 +19,7 @@
 #include "iomark/results/results_json.hpp"
 #include "iomark/results/summary.hpp"
 #include "iomark/results/verify_summary.hpp"
+#include "iomark/run_builder/run_builder.hpp"
 #include "iomark/run_options/run_flags.hpp"
 
 namespace iomark::agent_app {
@@ -30,63 +31,34 @@ int bad_input(const Error& error) {
   return to_int(ExitCode::bad_input);
 }
 
-Result<access_specs::AccessSpec> chosen_spec(const run_options::RunFlags& flags) {
-  return access_specs::spec_from_name_or_line(
-      flags.spec_name.empty() ? std::string(run_options::kDefaultSpec) : flags.spec_name, flags.spec_line);
+int usage_error(const Error& error) {
+  spdlog::error("{}", error.describe());
+  return to_int(ExitCode::usage);
 }
 
 // run-local makes one run: a --qd list, which cycles under `iomark run`, is refused here.
-Result<std::uint32_t> single_queue_depth(const run_options::RunFlags& flags) {
-  auto depths = run_options::parse_queue_depths(flags.queue_depths);
-  if (!depths) return fail(depths.error());
-  if (depths->size() != 1) {
+Result<std::uint32_t> single_outstanding_ios(const access_specs::RunRequest& request) {
+  if (request.outstanding_ios.size() != 1) {
     return fail(Error(ErrorCode::invalid_argument, "run-local makes one run: give one value (iomark run cycles a list)")
                     .in_field("--qd"));
   }
-  return depths->front();
+  return request.outstanding_ios.front();
 }
 
-Result<agent::RunAssignment> assignment_of(const RunLocalOptions& options, const access_specs::AccessSpec& spec,
-                                           std::uint32_t queue_depth) {
-  const auto& flags = options.run;
-  agent::RunAssignment assignment;
-  auto chosen = run_options::parse_engine_choice(flags.engine);
-  if (!chosen) return fail(chosen.error());
-  if (*chosen) assignment.engine = **chosen;
-  const auto size = parse_size(flags.size);
-  if (!size || size->count() == 0) {
-    return fail(Error(ErrorCode::invalid_argument, "not a size: \"" + flags.size + "\"").in_field("--size"));
-  }
-  assignment.caching = flags.buffered ? targets::Caching::direct_or_buffered : targets::Caching::direct;
-  assignment.verify = flags.verify;
-  if (!flags.verify_journal.empty() && (!flags.verify || flags.targets.size() != 1)) {
-    return fail(Error(ErrorCode::invalid_argument, "names the journal of one target verified with --verify")
-                    .in_field("--verify-journal"));
-  }
-  const auto write_data = access_specs::parse_write_data(flags.data_pattern);
-  if (!write_data) return fail(write_data.error());
+// The assignment the agent daemon would run for the same work from a controller; run-local
+// makes the planned test files itself while the session prepares.
+Result<agent::RunAssignment> assignment_of(const access_specs::RunRequest& request, std::uint32_t outstanding_ios) {
   const auto cpu_count = static_cast<std::uint32_t>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
-  for (std::uint32_t w = 0; w < flags.workers; ++w) {
-    agent::WorkerAssignment worker;
-    worker.name = "Worker " + std::to_string(w + 1);
-    if (options.cpus.empty()) {
-      worker.cpu = w % cpu_count;
-    } else {
-      const auto& text = options.cpus[w % options.cpus.size()];
-      try {
-        worker.cpu = static_cast<std::uint32_t>(std::stoul(text));
-      } catch (const std::exception&) {
-        return fail(Error(ErrorCode::invalid_argument, "not a CPU number: \"" + text + "\"").in_field("--cpus"));
+  run_builder::RunBuilder builder;
+  const auto work = builder.requested_work(request, 0, cpu_count, outstanding_ios);
+  auto assignment = agent::run_assignment_of(work.assignment);
+  if (!assignment) return fail(assignment.error());
+  for (auto& worker : assignment->workers) {
+    for (auto& target : worker.targets) {
+      for (const auto& planned : work.prepare) {
+        if (planned.path == target.path) target.test_file_bytes = planned.size_bytes;
       }
     }
-    worker.spec = spec;
-    worker.data_pattern = write_data->pattern;
-    worker.data_reduction = write_data->reduction;
-    worker.fixed_seed = flags.seed;
-    for (const auto& path : flags.targets) {
-      worker.targets.push_back({path, queue_depth, 0, 0, size->count(), std::nullopt, flags.verify_journal});
-    }
-    assignment.workers.push_back(std::move(worker));
   }
   return assignment;
 }
@@ -158,17 +130,18 @@ void print_summary(std::FILE* out, const results::RunSummary& summary, const res
 }  // namespace
 
 int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_signals) {
-  const auto& flags = options.run;
-  const auto spec = chosen_spec(flags);
-  if (!spec) return bad_input(spec.error());
-  const auto queue_depth = single_queue_depth(flags);
-  if (!queue_depth) return bad_input(queue_depth.error());
-  const auto assignment = assignment_of(options, *spec, *queue_depth);
+  auto request = run_options::make_run_request(options.run);
+  if (!request) return usage_error(request.error());
+  if (request->description.empty()) request->description = "iomark-agent run-local";
+  const auto queue_depth = single_outstanding_ios(*request);
+  if (!queue_depth) return usage_error(queue_depth.error());
+  const auto assignment = assignment_of(*request, *queue_depth);
   if (!assignment) return bad_input(assignment.error());
   // The operator named these targets on our own command line: that is the write scope. A
   // file that does not exist yet is created at --size; a missing directory is an error.
   const auto policy = targets::SafetyPolicy::create(
-      run_options::write_scope_paths(flags), options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse,
+      run_options::write_scope_paths(*request),
+      options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse,
       targets::MissingPath::allow_new_file);
   if (!policy) return bad_input(policy.error());
 
@@ -184,9 +157,9 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
   for (const auto& note : (*session)->verify_notes()) spdlog::info("verify {}", note);
 
   results::RunResults run;
-  run.info.description = flags.description.empty() ? "iomark-agent run-local" : flags.description;
+  run.info.description = request->description;
   run.info.queue_depth = *queue_depth;
-  run.info.specs = {*spec};
+  run.info.specs = {request->spec};
   // From here a signal ends the run early; what was measured is still summed up and written.
   const auto stop = stop_signals.request_stop_on([](int signal_number) {
     spdlog::warn("SIG{}: ending the run now and writing its results (a second signal exits at once)",
@@ -196,13 +169,13 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
     spdlog::error("{}", started.error().describe());
     return to_int(ExitCode::run_failed);
   }
-  spdlog::info("running: {} s ramp-up, {} s recorded", flags.ramp_s.value_or(0),
-               flags.time_s.value_or(run_options::kDefaultRunTimeS));
-  wait_with_progress(**session, "ramp-up", flags.ramp_s.value_or(0), false, stop);
+  spdlog::info("running: {} s ramp-up, {} s recorded", request->ramp_up_s.value_or(0),
+               request->run_time_s.value_or(access_specs::kDefaultRunTimeS));
+  wait_with_progress(**session, "ramp-up", request->ramp_up_s.value_or(0), false, stop);
   (*session)->record_on();
   run.info.start_time = results::wall_clock_now();
   if (!stop.stop_requested()) {
-    wait_with_progress(**session, "run", flags.time_s.value_or(run_options::kDefaultRunTimeS), true, stop);
+    wait_with_progress(**session, "run", request->run_time_s.value_or(access_specs::kDefaultRunTimeS), true, stop);
   }
   (*session)->record_off();
   run.info.end_time = results::wall_clock_now();
@@ -212,11 +185,11 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
   if (stop.stop_requested()) run.end = results::RunEnd::interrupted;
 
   // With --json - standard output carries the JSON alone; the report moves to stderr.
-  const bool json_to_stdout = flags.results_json == run_options::kStandardOutput;
+  const bool json_to_stdout = request->results_json == run_options::kStandardOutput;
   std::FILE* report = json_to_stdout ? stderr : stdout;
   for (const auto& note : (*session)->engine_notes()) std::fprintf(report, "engine %s\n", note.c_str());
-  std::fprintf(report, "spec \"%s\", %u worker(s) x %zu target(s), %u outstanding I/Os each\n\n", spec->name.c_str(),
-               flags.workers, flags.targets.size(), *queue_depth);
+  std::fprintf(report, "spec \"%s\", %u worker(s) x %zu target(s), %u outstanding I/Os each\n\n", request->spec.name.c_str(),
+               request->workers, request->targets.size(), *queue_depth);
   const auto summary = results::summarize_run(run);
   print_summary(report, summary, run, (*session)->busy_cpu_seconds());
   const auto verify_lines = results::verify_lines(run);
@@ -238,10 +211,10 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
   results::SeriesInfo series{access_specs::TestType::normal, run.info.description, run.info.start_time,
                              access_specs::RecordResults::all, IOMARK_VERSION};
   const auto outcome = exit_code == 0 ? results::SeriesOutcome::completed : results::SeriesOutcome::aborted;
-  if (!flags.results_csv.empty()) {
+  if (!request->results_csv.empty()) {
     results::ResultsCsvAppender appender;
     const auto text = appender.begin_series(series) + appender.append_run(run, summary) + appender.end_series(outcome);
-    if (auto appended = results::append_durably(flags.results_csv, text); !appended) {
+    if (auto appended = results::append_durably(request->results_csv, text); !appended) {
       spdlog::error("{}", appended.error().describe());
       exit_code = to_int(ExitCode::bad_input);
     }
@@ -249,9 +222,9 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
   if (json_to_stdout) {
     std::fflush(report);
     std::cout << results::write_results_json({series, std::nullopt, {run}, outcome}) << std::flush;
-  } else if (!flags.results_json.empty()) {
+  } else if (!request->results_json.empty()) {
     const results::SeriesResults all{series, std::nullopt, {run}, outcome};
-    if (auto written = results::replace_durably(flags.results_json, results::write_results_json(all)); !written) {
+    if (auto written = results::replace_durably(request->results_json, results::write_results_json(all)); !written) {
       spdlog::error("{}", written.error().describe());
       exit_code = to_int(ExitCode::bad_input);
     }

@@ -13,7 +13,6 @@ namespace iomark::agent_app {
 struct RunLocalOptions {
   run_options::RunFlags run;  // the shared run flags; --qd takes one value here
   bool allow_destructive{false};
-  std::vector<std::string> cpus;  // CPUs to pin workers to, in order; empty = one per CPU
 };
 
 // Runs and prints the summary; returns the process exit code (iomark::ExitCode; after a

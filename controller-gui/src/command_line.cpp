@@ -1,6 +1,7 @@
 #include "iomark/gui/command_line.hpp"
 
-#include "iomark/common/units.hpp"
+#include "iomark/run_options/run_flags.hpp"
+
 
 namespace iomark::gui {
 
@@ -25,19 +26,17 @@ void add_gui_flags(CLI::App& app, GuiFlags& flags) {
 }
 
 Result<RunSettings> run_settings(const run_options::RunFlags& flags) {
-  const auto size = parse_size(flags.size);
-  if (!size || size->count() == 0) {
-    return fail(Error(ErrorCode::invalid_argument, "not a size: \"" + flags.size + "\"").in_field("--size"));
-  }
+  auto request = run_options::make_run_request(flags);
+  if (!request) return fail(request.error());
   RunSettings settings;
-  settings.run_time_s = flags.time_s;
-  settings.ramp_up_s = flags.ramp_s;
-  if (!flags.description.empty()) settings.description = flags.description;
-  if (!flags.results_csv.empty()) settings.results_csv = flags.results_csv;
-  settings.results_json = flags.results_json;
-  settings.engine = flags.engine == "auto" ? std::string() : flags.engine;
-  settings.buffered = flags.buffered;
-  settings.test_file_bytes = size->count();
+  settings.run_time_s = request->run_time_s;
+  settings.ramp_up_s = request->ramp_up_s;
+  if (!request->description.empty()) settings.description = request->description;
+  if (!request->results_csv.empty()) settings.results_csv = request->results_csv;
+  settings.results_json = request->results_json;
+  settings.engine = request->engine;
+  settings.buffered = request->buffered;
+  settings.test_file_bytes = request->test_file_bytes;
   return settings;
 }
 

@@ -28,6 +28,11 @@ int report(const Error& error) {
   return to_int(ExitCode::bad_input);
 }
 
+int usage_error(const Error& error) {
+  spdlog::error("{}", error.describe());
+  return to_int(ExitCode::usage);
+}
+
 Result<controller::RegistryOptions> registry_options(const run_options::ConnectionFlags& connection, bool embedded) {
   controller::RegistryOptions options;
   options.controller_name = local_host_name();

@@ -15,6 +15,8 @@ namespace iomark::cli {
 
 // Logs "error: <error>" and returns the exit code for bad input.
 int report(const Error& error);
+// Logs a bad command-line value the flag table's validators cannot see alone; returns ExitCode::usage.
+int usage_error(const Error& error);
 
 // What every verb that talks to managers connects with: this host's name and build and,
 // unless `embedded` (the agent in this process: no key or TLS between us), the pre-shared

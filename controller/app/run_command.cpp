@@ -158,9 +158,6 @@ void print_summary(const controller::SeriesOutcome& outcome, std::ostream& out) 
   }
 }
 
-// What the wire carries for --engine: empty asks each agent to probe.
-std::string engine_name(const run_options::RunFlags& flags) { return flags.engine == "auto" ? "" : flags.engine; }
-
 // Prints managers as they join, and logins refused (wrong key, version mismatch).
 class ConsoleManagerEvents final : public controller::ManagerEvents {
  public:
@@ -245,20 +242,20 @@ Result<access_specs::TestPlan> map_plan_targets(const std::vector<std::string>& 
   return std::move(mapped.plan);
 }
 
-Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const access_specs::TestPlan& plan,
-                                                const std::vector<controller::ManagerLink*>& links,
-                                                std::uint64_t test_file_bytes) {
+Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const access_specs::RunRequest& request,
+                                                const access_specs::TestPlan& plan,
+                                                const std::vector<controller::ManagerLink*>& links) {
   controller::PlanSeriesOptions plan_options;
   for (const auto& text : options.manager_map) {
     auto pair = controller::parse_manager_map(text);
     if (!pair) return fail(pair.error());
     plan_options.manager_map.push_back(std::move(*pair));
   }
-  plan_options.default_test_file_bytes = test_file_bytes;
-  plan_options.run_time_s = options.run.time_s;
-  plan_options.ramp_up_s = options.run.ramp_s;
-  plan_options.engine = engine_name(options.run);
-  plan_options.buffered = options.run.buffered;
+  plan_options.default_test_file_bytes = request.test_file_bytes;
+  plan_options.run_time_s = request.run_time_s;
+  plan_options.ramp_up_s = request.ramp_up_s;
+  plan_options.engine = request.engine;
+  plan_options.buffered = request.buffered;
   auto planned = controller::plan_series(plan, links, plan_options);
   if (!planned) return fail(Error(planned.error()).at({options.plan_file, 0}));
   for (const auto& note : planned->notes) spdlog::info("note: {}", note);
@@ -266,10 +263,9 @@ Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const
 }
 
 int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
-  const auto size = parse_size(options.run.size);
-  if (!size) {
-    return report(Error(ErrorCode::invalid_argument, "not a size: \"" + options.run.size + "\"").in_field("--size"));
-  }
+  auto request = run_options::make_run_request(options.run);
+  if (!request) return usage_error(request.error());
+  if (request->description.empty()) request->description = "iomark run";
   std::optional<access_specs::TestPlan> plan;
   if (!options.plan_file.empty()) {
     auto text = read_text_file(options.plan_file);
@@ -282,7 +278,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
     plan = std::move(*mapped);
   } else if (!options.target_map.empty()) {
     return report(Error(ErrorCode::invalid_argument, "--map-target renames a plan's targets: name a PLAN.icf"));
-  } else if (options.run.targets.empty() && options.run.network_pairs.empty()) {
+  } else if (request->targets.empty() && request->network_pairs.empty()) {
     return report(Error(ErrorCode::invalid_argument, "name a plan file, at least one --target or a --network-pair"));
   }
 
@@ -292,7 +288,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   if (!registry_settings) return report(registry_settings.error());
   ConsoleManagerEvents manager_events;
   controller::ManagerRegistry managers(std::move(*registry_settings), manager_events);
-  const auto embedded_paths = plan ? controller::embedded_agent_paths(*plan) : run_options::write_scope_paths(options.run);
+  const auto embedded_paths = plan ? controller::embedded_agent_paths(*plan) : run_options::write_scope_paths(*request);
   if (auto connected = connect_managers(managers, manager_events, options, embedded_paths);
       !connected) {
     // The embedded agent cannot fail to connect: its error is a target the user named (a
@@ -301,37 +297,13 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   }
   // An engine a manager lacks would fail every run after its test files were made.
   for (const auto* link : managers.links()) {
-    if (auto usable = run_options::check_engine_available(options.run.engine, link->inventory().engines, link->name());
+    if (auto usable = run_options::check_engine_available(request->engine, link->inventory().engines, link->name());
         !usable) {
       return report(usable.error());
     }
   }
-  Result<controller::SeriesPlan> series = fail(ErrorCode::internal, "no series");
-  if (plan) {
-    series = plan_file_series(options, *plan, managers.links(), size->count());
-  } else {
-    // Database unless asked otherwise: the pattern storage engineers start with.
-    const auto& flags = options.run;
-    auto spec = access_specs::spec_from_name_or_line(
-        flags.spec_name.empty() ? std::string(run_options::kDefaultSpec) : flags.spec_name, flags.spec_line);
-    if (!spec) return report(spec.error());
-    auto depths = run_options::parse_queue_depths(flags.queue_depths);
-    if (!depths) return report(depths.error());
-    auto write_data = access_specs::parse_write_data(flags.data_pattern);
-    if (!write_data) return report(write_data.error());
-    controller::QuickSeriesOptions quick{flags.targets, *spec, *depths, flags.workers, flags.ramp_s.value_or(0),
-                                         flags.time_s.value_or(run_options::kDefaultRunTimeS), engine_name(flags),
-                                         flags.buffered, size->count(),
-                                         write_data->pattern, write_data->reduction, flags.seed,
-                                         flags.description.empty() ? "iomark run" : flags.description, {},
-                                         flags.verify, flags.verify_journal};
-    for (const auto& text : flags.network_pairs) {
-      auto pair = controller::parse_network_pair(text);
-      if (!pair) return report(pair.error());
-      quick.network_pairs.push_back(std::move(*pair));
-    }
-    series = controller::quick_series(quick, managers.links());
-  }
+  auto series = plan ? plan_file_series(options, *request, *plan, managers.links())
+                     : controller::quick_series(*request, managers.links());
   if (!series) return report(series.error());
   auto on_agent_loss = controller::parse_agent_loss_policy(options.on_agent_loss);
   if (!on_agent_loss) return report(on_agent_loss.error());
@@ -348,21 +320,22 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   if (auto opened = observers.open(options.observers, console, *series); !opened) {
     return report_history_error(opened.error());
   }
-  auto json = JsonDestination::open(options.run.results_json);
+  auto json = JsonDestination::open(request->results_json);
   if (!json) return report(json.error());
-  controller::ResultsRecorder recorder(options.run.results_csv, json->path(), options.run.results_timeseries);
+  controller::ResultsRecorder recorder(request->results_csv, json->path(), request->results_timeseries);
   const auto outcome = controller::run_series(managers.links(), *series, observers.observer(), recorder, stop);
 
   // With --json - standard output carries the JSON alone; the report moves to stderr.
   std::ostream& out = json->to_standard_output() ? std::cerr : std::cout;
   out << '\n';
   print_summary(outcome, out);
-  const auto& flags = options.run;
-  if (!flags.results_csv.empty()) out << "results appended to " << flags.results_csv << '\n';
-  if (!flags.results_json.empty() && !json->to_standard_output()) out << "JSON results in " << flags.results_json << '\n';
-  if (!flags.results_timeseries.empty()) out << "time series in " << flags.results_timeseries << '\n';
+  if (!request->results_csv.empty()) out << "results appended to " << request->results_csv << '\n';
+  if (!request->results_json.empty() && !json->to_standard_output()) {
+    out << "JSON results in " << request->results_json << '\n';
+  }
+  if (!request->results_timeseries.empty()) out << "time series in " << request->results_timeseries << '\n';
   if (!options.report_html.empty()) {
-    const std::string name = options.run.description.empty() ? "iomark run" : options.run.description;
+    const auto& name = request->description;
     if (const int code = write_report({measured_series_source(outcome, name)}, options.report_html, name, {}, out); code != 0) {
       return code;
     }

@@ -3,11 +3,9 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/ascii.hpp"
-#include "iomark/common/seed.hpp"
 #include "iomark/controller/network_pairing.hpp"
 #include "iomark/controller/plan_expansion.hpp"
 
@@ -103,6 +101,10 @@ std::uint64_t block_bytes_for(const std::string& path, const protocol::Inventory
   return bytes;
 }
 
+std::optional<std::uint64_t> fixed_seed_of(const Worker& worker) {
+  return worker.use_fixed_seed ? std::optional<std::uint64_t>(worker.fixed_seed) : std::nullopt;
+}
+
 const access_specs::AccessSpec* spec_named(const TestPlan& plan, std::string_view name) {
   if (plan.access_specs) {
     if (const auto* spec = access_specs::find_spec(*plan.access_specs, name)) return spec;
@@ -125,7 +127,7 @@ std::optional<std::size_t> plan_manager_named(const std::vector<Manager>& manage
 // on the worker's manager, the client on the manager owning the target interface.
 Result<PairRequest> network_pair_of(const TestPlan& plan, std::size_t server_plan_manager, const Worker& worker,
                                     const access_specs::Target& target, const std::vector<std::size_t>& mapping,
-                                    const std::vector<ManagerLink*>& links, std::uint64_t& salt,
+                                    const std::vector<ManagerLink*>& links, run_builder::RunBuilder& builder,
                                     std::vector<std::string>& notes) {
   if (worker.type != access_specs::WorkerType::network_tcp || target.type != access_specs::WorkerType::network_tcp) {
     return fail(ErrorCode::unsupported, "VI network workers are not run (TCP only)");
@@ -163,7 +165,7 @@ Result<PairRequest> network_pair_of(const TestPlan& plan, std::size_t server_pla
     pair.addresses.server = own_nic->address;
   }
   pair.worker_name = worker.name;
-  pair.seed = worker.use_fixed_seed ? worker.fixed_seed : fresh_seed(++salt);
+  pair.seed = builder.seed(fixed_seed_of(worker));
   pair.test_connection_rate = worker.test_connection_rate;
   pair.transactions_per_connection = worker.transactions_per_connection;
   auto secret = make_pair_secret();
@@ -237,8 +239,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
     return fail(Error(ErrorCode::invalid_argument, "the plan's Run Time is 0 (run until stopped): give --time SECONDS")
                     .in_field("Run Time"));
   }
-  std::set<std::pair<std::size_t, std::string>> prepared;  // (live manager, path)
-  std::uint64_t salt = 0;
+  run_builder::RunBuilder builder;
   for (const auto& expanded : *runs) {
     if (expanded.idle()) {
       result.notes.push_back("run " + std::to_string(expanded.index + 1) + " (k=" +
@@ -276,7 +277,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
         if (worker.type != access_specs::WorkerType::disk) {
           for (const auto& active : worker_in_run.targets) {
             const auto& target = (*worker.targets)[active.target];
-            auto pair = network_pair_of(plan, m, worker, target, *mapping, links, salt, result.notes);
+            auto pair = network_pair_of(plan, m, worker, target, *mapping, links, builder, result.notes);
             if (!pair) {
               return fail(Error(pair.error().code(), "manager '" + link.name() + "', worker '" + worker.name +
                                                          "', target '" + target.name + "': " + pair.error().message()));
@@ -286,38 +287,38 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
           }
           continue;
         }
-        protocol::WorkerAssignment assigned;
-        assigned.name = worker.name;
-        assigned.cpu = static_cast<std::uint32_t>(w % std::max<std::uint32_t>(link.inventory().cpu_count, 1));
-        assigned.spec = *spec;
+        std::vector<run_builder::TargetPlan> targets;
         for (const auto& active : worker_in_run.targets) {
           const auto& path = paths[m][w][active.target];
-          protocol::TargetAssignment target;
-          target.path = path;
-          target.outstanding_ios = active.outstanding_ios;
-          target.maximum_size_sectors = worker.maximum_disk_size_sectors;
-          target.starting_sector = worker.starting_sector;
-          target.data_pattern = worker.data_pattern;
-          target.data_reduction = worker.data_reduction;
-          target.seed = worker.use_fixed_seed ? worker.fixed_seed : fresh_seed(++salt);
-          target.test_connection_rate = worker.test_connection_rate;
-          target.transactions_per_connection = worker.transactions_per_connection;
+          // A directory gets its iobw.tst before the first run that uses it; the agent leaves
+          // devices and existing files alone.
+          const auto bytes = worker.maximum_disk_size_sectors == 0
+                                 ? options.default_test_file_bytes
+                                 : (worker.starting_sector + worker.maximum_disk_size_sectors) *
+                                       block_bytes_for(path, link.inventory());
+          targets.push_back({.path = path, .outstanding_ios = active.outstanding_ios, .test_file_bytes = bytes});
           if (!run.info.queue_depth && cycles_queue_depth(setup.test_type)) run.info.queue_depth = active.outstanding_ios;
-          assigned.targets.push_back(target);
-          // A directory gets its iobw.tst before the first run that uses it; the agent
-          // leaves devices and existing files alone.
-          if (prepared.insert({live, path}).second) {
-            std::uint64_t bytes = options.default_test_file_bytes;
-            if (worker.maximum_disk_size_sectors != 0) {
-              bytes = (worker.starting_sector + worker.maximum_disk_size_sectors) * block_bytes_for(path, link.inventory());
-            } else {
-              result.notes.push_back("worker '" + worker.name + "' on '" + link.name() + "' has Maximum Disk Size 0: a test file made in " +
-                                     path + " gets " + std::to_string(bytes >> 20) + " MiB (--size), not the whole file system");
-            }
-            manager_run.prepare.push_back({path, bytes, worker.data_pattern, worker.data_reduction, target.seed});
+        }
+        const auto prepared = builder.add_worker(manager_run, link.inventory().cpu_count,
+                                                 {
+                                                     .name = worker.name,
+                                                     .position = static_cast<std::uint32_t>(w),
+                                                     .cpu = std::nullopt,
+                                                     .spec = *spec,
+                                                     .write_data = {worker.data_pattern, worker.data_reduction},
+                                                     .fixed_seed = fixed_seed_of(worker),
+                                                     .maximum_size_sectors = worker.maximum_disk_size_sectors,
+                                                     .starting_sector = worker.starting_sector,
+                                                 },
+                                                 targets);
+        if (worker.maximum_disk_size_sectors == 0) {
+          for (const auto& path : prepared) {
+            result.notes.push_back("worker '" + worker.name + "' on '" + link.name() +
+                                   "' has Maximum Disk Size 0: a test file made in " + path + " gets " +
+                                   std::to_string(options.default_test_file_bytes >> 20) +
+                                   " MiB (--size), not the whole file system");
           }
         }
-        manager_run.assignment.workers.push_back(std::move(assigned));
       }
       if (!manager_run.assignment.workers.empty()) run.managers.push_back(std::move(manager_run));
     }

@@ -2,7 +2,8 @@
 #include "iomark/controller/target_scope.hpp"
 
 #include "iomark/common/ascii.hpp"
-#include "iomark/common/seed.hpp"
+#include "iomark/controller/network_pairing.hpp"
+#include "iomark/run_builder/run_builder.hpp"
 
 namespace iomark::controller {
 
@@ -19,8 +20,8 @@ Result<std::size_t> link_named(const std::vector<ManagerLink*>& links, const std
 }
 
 // A pair named on the command line, as add_network_pair wants it (secret and seed per run).
-Result<PairRequest> pair_request(const PairNames& names, const QuickSeriesOptions& options,
-                                 const std::vector<ManagerLink*>& links, std::uint64_t& salt) {
+Result<PairRequest> pair_request(const PairNames& names, const access_specs::RunRequest& request,
+                                 const std::vector<ManagerLink*>& links, run_builder::RunBuilder& builder) {
   PairRequest pair;
   auto server = link_named(links, names.server);
   if (!server) return fail(server.error());
@@ -44,8 +45,8 @@ Result<PairRequest> pair_request(const PairNames& names, const QuickSeriesOption
     pair.addresses = {names.server_address.value_or(chosen->server), names.client_address.value_or(chosen->client)};
   }
   pair.worker_name = "Network " + pair.server_manager_name + " >> " + pair.client_manager_name;
-  pair.spec = options.spec;
-  pair.seed = options.seed.value_or(fresh_seed(++salt));
+  pair.spec = request.spec;
+  pair.seed = builder.seed(request.seed);
   auto secret = make_pair_secret();
   if (!secret) return fail(secret.error());
   pair.secret = *secret;
@@ -54,71 +55,48 @@ Result<PairRequest> pair_request(const PairNames& names, const QuickSeriesOption
 
 }  // namespace
 
-Result<SeriesPlan> quick_series(const QuickSeriesOptions& options, const std::vector<ManagerLink*>& links) {
-  if (options.targets.empty() && options.network_pairs.empty()) {
+Result<SeriesPlan> quick_series(const access_specs::RunRequest& request, const std::vector<ManagerLink*>& links) {
+  if (request.targets.empty() && request.network_pairs.empty()) {
     return fail(Error(ErrorCode::invalid_argument, "no target").in_field("--target"));
   }
-  if (options.queue_depths.empty()) {
+  if (request.outstanding_ios.empty()) {
     return fail(Error(ErrorCode::invalid_argument, "no outstanding-I/O count").in_field("--qd"));
   }
   if (links.empty()) return fail(ErrorCode::invalid_argument, "no manager to run on");
   // A target an agent reports outside its write scope: refused before anything is sent.
   for (const auto* link : links) {
-    for (const auto& path : options.targets) {
+    for (const auto& path : request.targets) {
       if (auto in_scope = check_target_scope(link->name(), link->inventory(), path); !in_scope) return fail(in_scope.error());
     }
   }
+  std::vector<PairNames> pairs;
+  for (const auto& text : request.network_pairs) {
+    auto names = parse_network_pair(text);
+    if (!names) return fail(names.error());
+    pairs.push_back(std::move(*names));
+  }
   SeriesPlan series;
-  const auto test_type = options.queue_depths.size() > 1 ? access_specs::TestType::cycle_outstanding_ios
-                                                         : access_specs::TestType::normal;
-  series.info = {test_type, options.description, results::wall_clock_now(), access_specs::RecordResults::all,
+  const auto test_type = request.outstanding_ios.size() > 1 ? access_specs::TestType::cycle_outstanding_ios
+                                                            : access_specs::TestType::normal;
+  series.info = {test_type, request.description, results::wall_clock_now(), access_specs::RecordResults::all,
                  IOMARK_VERSION};
-  series.ramp_up_s = options.ramp_up_s;
-  series.run_time_s = options.run_time_s;
-  std::uint64_t salt = 0;
-  for (std::size_t step = 0; step < options.queue_depths.size(); ++step) {
-    const auto depth = options.queue_depths[step];
+  series.ramp_up_s = request.ramp_up_s.value_or(0);
+  series.run_time_s = request.run_time_s.value_or(access_specs::kDefaultRunTimeS);
+  run_builder::RunBuilder builder;
+  for (std::size_t step = 0; step < request.outstanding_ios.size(); ++step) {
+    const auto outstanding_ios = request.outstanding_ios[step];
     RunPlan run;
     run.info.cycling_step = static_cast<std::uint32_t>(step);
-    run.info.queue_depth = depth;
+    run.info.queue_depth = outstanding_ios;
     run.info.test_type = test_type;
-    run.info.description = options.description;
-    run.info.specs = {options.spec};
-    run.label = "'" + options.spec.name + "' QD " + std::to_string(depth);
-    for (std::size_t m = 0; m < links.size() && !options.targets.empty(); ++m) {
-      ManagerRun manager;
-      manager.manager = m;
-      manager.assignment.engine = options.engine;
-      manager.assignment.buffered = options.buffered;
-      for (std::uint32_t w = 0; w < options.workers; ++w) {
-        protocol::WorkerAssignment worker;
-        worker.name = "Worker " + std::to_string(w + 1);
-        worker.cpu = w % std::max<std::uint32_t>(links[m]->inventory().cpu_count, 1);
-        worker.spec = options.spec;
-        for (const auto& path : options.targets) {
-          protocol::TargetAssignment target;
-          target.path = path;
-          target.outstanding_ios = depth;
-          target.data_pattern = options.data_pattern;
-          target.data_reduction = options.data_reduction;
-          target.verify = options.verify;
-          target.verify_journal = options.verify_journal;
-          target.seed = options.seed.value_or(fresh_seed(++salt));
-          worker.targets.push_back(std::move(target));
-        }
-        manager.assignment.workers.push_back(std::move(worker));
-      }
-      // Only the first run prepares: later runs reuse the files.
-      if (step == 0 && options.test_file_bytes != 0) {
-        for (const auto& path : options.targets) {
-          manager.prepare.push_back({path, options.test_file_bytes, options.data_pattern, options.data_reduction,
-                                     options.seed.value_or(fresh_seed(++salt))});
-        }
-      }
-      run.managers.push_back(std::move(manager));
+    run.info.description = request.description;
+    run.info.specs = {request.spec};
+    run.label = "'" + request.spec.name + "' QD " + std::to_string(outstanding_ios);
+    for (std::size_t m = 0; m < links.size() && !request.targets.empty(); ++m) {
+      run.managers.push_back(builder.requested_work(request, m, links[m]->inventory().cpu_count, outstanding_ios));
     }
-    for (const auto& names : options.network_pairs) {
-      auto pair = pair_request(names, options, links, salt);
+    for (const auto& names : pairs) {
+      auto pair = pair_request(names, request, links, builder);
       if (!pair) return fail(pair.error());
       add_network_pair(run, *pair);
     }

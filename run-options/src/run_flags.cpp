@@ -6,7 +6,9 @@
 #include <system_error>
 #include <limits>
 
+#include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/common/units.hpp"
 #include "iomark/access_specs/test_plan.hpp"
 
 namespace iomark::run_options {
@@ -48,39 +50,23 @@ CLI::Validator fixed_limits(std::uint64_t low, std::uint64_t high) {
                         "in " + std::to_string(low) + ".." + std::to_string(high));
 }
 
-CLI::Validator queue_depth_list() {
-  const auto& field = access_specs::field_descriptor(FieldId::outstanding_ios);
+// A validator running one of the parsers below, so CLI11 refuses what they refuse (exit 2).
+template <typename Parse>
+CLI::Validator parsed_by(Parse parse, std::string description = "") {
   return CLI::Validator(
-      [](std::string& text) {
-        auto depths = parse_queue_depths(text);
-        return depths ? std::string() : depths.error().message();
+      [parse](std::string& text) {
+        auto parsed = parse(text);
+        return parsed ? std::string() : parsed.error().message();
       },
-      "each in " + std::to_string(field.min_value) + ".." + std::to_string(field.max_value));
+      std::move(description));
 }
 
-CLI::Validator engine_name() {
-  return CLI::Validator(
-      [](std::string& text) {
-        auto choice = parse_engine_choice(text);
-        return choice ? std::string() : choice.error().message();
-      },
-      "");
-}
-
-// IOmeter's three names or a reduction pattern (access_specs::parse_write_data).
-CLI::Validator data_pattern_text() {
-  return CLI::Validator(
-      [](std::string& text) {
-        auto data = access_specs::parse_write_data(text);
-        return data ? std::string() : data.error().message();
-      },
-      "");
-}
 
 // The flags that make a workload from the command line: everything but the GUI's, which edits
 // its workload in the window.
 void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
   const bool series = front_end == FrontEnd::controller_run;
+  const auto& outstanding_ios = access_specs::field_descriptor(FieldId::outstanding_ios);
   auto* target = command.add_option("--target", flags.targets,
                                     "Block device, file, or directory (iobw.tst is made there); repeatable")
                      ->type_name("PATH")
@@ -97,9 +83,11 @@ void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) 
   auto* spec = command.add_option("--spec", flags.spec_name, "Built-in access spec (see `iomark specs list`)")
                    ->type_name("NAME")
                    ->default_str(std::string(kDefaultSpec))
+                   ->check(parsed_by([](std::string_view name) { return access_specs::spec_from_name_or_line(name, ""); }))
                    ->group(group(kWorkloadGroup));
   auto* line = command.add_option("--spec-line", flags.spec_line,
                                   "One spec line: size,%size,%read,%random,delay,burst,align,reply")
+                   ->check(parsed_by([](std::string_view text) { return access_specs::spec_from_name_or_line("", text); }))
                    ->type_name("LINE")
                    ->group(group(kWorkloadGroup));
   spec->excludes(line);
@@ -110,7 +98,8 @@ void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) 
                          : "Outstanding I/Os per target per worker (one value)")
       ->type_name(series ? "N[,N...]" : "N")
       ->capture_default_str()
-      ->check(queue_depth_list())
+      ->check(parsed_by(parse_queue_depths, "each in " + std::to_string(outstanding_ios.min_value) + ".." +
+                                                std::to_string(outstanding_ios.max_value)))
       ->group(group(kWorkloadGroup));
   command.add_option("--workers", flags.workers, "Workers (threads) per manager, each driving every target")
       ->type_name("N")
@@ -123,7 +112,7 @@ void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) 
                   "or both (compress:2,dedupe:3/8k)")
       ->type_name("PATTERN")
       ->capture_default_str()
-      ->check(data_pattern_text())
+      ->check(parsed_by(access_specs::parse_write_data))
       ->group(group(kWorkloadGroup));
   command.add_option("--seed", flags.seed, "Fixed seed: the same offsets every run")
       ->type_name("N")
@@ -156,6 +145,7 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
                         : "Size of iobw.tst made in a directory target (plans: where Maximum Disk Size is 0)")
       ->type_name("SIZE")
       ->capture_default_str()
+      ->check(parsed_by(parse_test_file_size))
       ->group(group(kWorkloadGroup));
 
   command.add_option("--ramp", flags.ramp_s, "Ramp-up seconds per run (I/O runs, nothing is recorded)")
@@ -173,8 +163,15 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
                   "auto (measured per target), io_uring, libaio, threadpool, sync or null (`iomark-agent engines` lists them)")
       ->type_name("ENGINE")
       ->capture_default_str()
-      ->check(engine_name())
+      ->check(parsed_by(parse_engine_choice))
       ->group(group(kTimingGroup));
+  if (local) {
+    command.add_option("--cpus", flags.cpus, "CPUs to pin workers to, in order (default: worker i on CPU i)")
+        ->type_name("CPU[,CPU...]")
+        ->delimiter(',')
+        ->check(parsed_by(parse_cpu))
+        ->group(group(kTimingGroup));
+  }
   command.add_flag("--buffered-io", flags.buffered, "Use the page cache where O_DIRECT is refused")
       ->group(group(kTimingGroup));
 
@@ -246,6 +243,26 @@ Result<std::vector<std::uint32_t>> parse_queue_depths(std::string_view text) {
   return depths;
 }
 
+Result<std::uint64_t> parse_test_file_size(std::string_view text) {
+  const auto size = parse_size(text);
+  if (!size || size->count() == 0) {
+    return fail(Error(ErrorCode::invalid_argument, "\"" + std::string(text) + "\" is not a size (4096, 64M, 1G)")
+                    .in_field("--size"));
+  }
+  return size->count();
+}
+
+Result<std::uint32_t> parse_cpu(std::string_view text) {
+  std::uint32_t cpu = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), cpu);
+  if (error != std::errc() || end != text.data() + text.size() || cpu > kMaxCpu) {
+    return fail(Error(ErrorCode::invalid_argument, "\"" + std::string(text) + "\" is not a CPU number (0.." +
+                                                       std::to_string(kMaxCpu) + ")")
+                    .in_field("--cpus"));
+  }
+  return cpu;
+}
+
 Result<std::optional<engine::EngineSpec>> parse_engine_choice(std::string_view text) {
   if (text == "auto") return std::optional<engine::EngineSpec>();
   auto spec = engine::parse_engine_spec(text);
@@ -255,6 +272,7 @@ Result<std::optional<engine::EngineSpec>> parse_engine_choice(std::string_view t
 
 Result<void> check_engine_available(std::string_view engine_flag, std::span<const std::string> available,
                                     std::string_view manager_name) {
+  if (engine_flag.empty()) return {};  // RunRequest::engine's "auto"
   auto choice = parse_engine_choice(engine_flag);
   if (!choice) return fail(choice.error());
   if (!*choice) return {};
@@ -267,13 +285,13 @@ Result<void> check_engine_available(std::string_view engine_flag, std::span<cons
                   .in_field("--engine"));
 }
 
-std::vector<std::string> write_scope_paths(const RunFlags& flags) {
-  std::vector<std::string> paths = flags.targets;
-  if (flags.verify && !flags.verify_journal.empty()) {
-    paths.push_back(flags.verify_journal);
+std::vector<std::string> write_scope_paths(const access_specs::RunRequest& request) {
+  std::vector<std::string> paths = request.targets;
+  if (request.verify && !request.verify_journal.empty()) {
+    paths.push_back(request.verify_journal);
     return paths;
   }
-  for (const auto& target : flags.targets) {
+  for (const auto& target : request.targets) {
     std::error_code ignored;
     if (!std::filesystem::is_directory(target, ignored)) paths.push_back(target + ".iomark-journal");
   }

@@ -27,13 +27,13 @@ protocol::PeerInfo agent_peer() {
 
 // The series seeds.cpp's agent sessions answer: two runs (QD 1 and 4) of two workers with
 // two targets each, a test file prepared first, no ramp-up and no recording time to wait.
-controller::QuickSeriesOptions series_options() {
-  controller::QuickSeriesOptions options;
+access_specs::RunRequest series_options() {
+  access_specs::RunRequest options;
   options.targets = {"/data/iobw.tst", "/dev/sdb"};
   const auto* spec = access_specs::find_builtin_spec("Database");
   fuzz::require(spec != nullptr, "the built-in Database spec");
   options.spec = *spec;
-  options.queue_depths = {1, 4};
+  options.outstanding_ios = {1, 4};
   options.workers = 2;
   options.ramp_up_s = 0;
   options.run_time_s = 0;

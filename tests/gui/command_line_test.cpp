@@ -68,10 +68,11 @@ TEST(GuiCommandLine, LimitsAndSizesAreCheckedBeforeTheWindowOpens) {
   EXPECT_THROW(parsed({"--time", "0"}), CLI::ValidationError);  // "until stopped" is for plans
   EXPECT_THROW(parsed({"--engine", "bogus"}), CLI::ValidationError);
   EXPECT_THROW(parsed({"--qd", "4"}), CLI::ParseError);  // the window edits the workload
-  auto flags = parsed({"--size", "lots"});
-  const auto settings = run_settings(flags.run);
-  ASSERT_FALSE(settings);
-  EXPECT_EQ(settings.error().field(), "--size");
+  EXPECT_THROW(parsed({"--size", "lots"}), CLI::ValidationError);
+  const auto settings = run_settings(parsed({"--size", "64M", "--engine", "libaio"}).run);
+  ASSERT_TRUE(settings) << settings.error().describe();
+  EXPECT_EQ(settings->test_file_bytes, 64U << 20);
+  EXPECT_EQ(settings->engine, "linux-aio") << "the name the agents read";
 }
 
 TEST(GuiCommandLine, HelpListsTheRunFlagsWithTheConnectionOnes) {

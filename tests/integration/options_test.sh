@@ -25,6 +25,24 @@ refused --qd 32769
 check "... naming the limit of the field descriptor" grep -q '1\.\.32768' run.err
 refused --time 0
 refused --workers 1025
+refused --size x
+check "... naming --size" grep -q -- "--size" run.err
+refused --spec "No Such Spec"
+# Checked across flags once parsed: both programs say it, each under its own name.
+"$iomark" run --target "$work/data" --verify-journal "$work/journal" >run.out 2>run.err
+status=$?
+check "iomark run --verify-journal without --verify: exit 2 (got $status)" test "$status" -eq 2
+check "... naming the flag" grep -q "^iomark: --verify-journal: names the journal of one target verified" run.err
+"$agent" run-local --target "$work/data" --verify-journal "$work/journal" >local.out 2>local.err
+status=$?
+check "run-local --verify-journal without --verify: exit 2 (got $status)" test "$status" -eq 2
+check "... naming the flag" grep -q "^iomark-agent: --verify-journal: names the journal of one target verified" local.err
+"$agent" run-local --target "$work/data" --cpus 3abc >local.out 2>local.err
+status=$?
+check "run-local --cpus 3abc: exit 2 (got $status)" test "$status" -eq 2
+"$agent" run-local --target "$work/data" --cpus -1 >local.out 2>local.err
+status=$?
+check "run-local --cpus -1: exit 2, not a wrapped CPU number (got $status)" test "$status" -eq 2
 check "nothing started: no results.csv, no iobw.tst" test ! -e results.csv -a ! -e data/iobw.tst
 
 "$agent" engines >engines.out 2>engines.err

@@ -383,4 +383,42 @@ results::HostFacts host_facts(std::string iomark_version) {
   return facts;
 }
 
+Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) {
+  RunAssignment run;
+  if (!assignment.engine.empty()) {
+    auto spec = engine::parse_engine_spec(assignment.engine);
+    if (!spec) return fail(Error(spec.error()).in_field("assignment.engine"));
+    run.engine = *spec;
+  }
+  run.caching = assignment.buffered ? targets::Caching::direct_or_buffered : targets::Caching::direct;
+  for (const auto& worker : assignment.workers) {
+    for (const auto& target : worker.targets) run.verify = run.verify || target.verify;
+    WorkerAssignment mapped;
+    mapped.name = worker.name;
+    mapped.cpu = worker.cpu;
+    mapped.spec = worker.spec;
+    // The data pattern is per worker in the engine (one write buffer); IOmeter sets it per
+    // worker too, so every target of a worker carries the same value.
+    mapped.data_pattern = worker.targets.front().data_pattern;
+    mapped.data_reduction = worker.targets.front().data_reduction;
+    if (const auto& first = worker.targets.front(); first.network) {
+      if (worker.targets.size() != 1) {
+        return fail(Error(ErrorCode::unsupported, "worker \"" + worker.name +
+                                                      "\": a network worker has exactly one target in this version")
+                        .in_field("assignment.workers.targets"));
+      }
+      mapped.network = NetworkTarget{*first.network, first.seed, first.test_connection_rate,
+                                     first.transactions_per_connection};
+      run.workers.push_back(std::move(mapped));
+      continue;
+    }
+    for (const auto& target : worker.targets) {
+      mapped.targets.push_back({target.path, target.outstanding_ios, target.starting_sector,
+                                target.maximum_size_sectors, 0, target.seed, target.verify_journal});
+    }
+    run.workers.push_back(std::move(mapped));
+  }
+  return run;
+}
+
 }  // namespace iomark::agent

@@ -94,7 +94,7 @@ class SeriesFaultsTest : public ::testing::Test {
     }
     options_.targets = {dir_.path().string()};
     options_.spec = *access_specs::spec_from_name_or_line("4K random read", "");
-    options_.queue_depths = {1, 2, 4};
+    options_.outstanding_ios = {1, 2, 4};
     options_.run_time_s = 2;
     options_.engine = "null";
     options_.test_file_bytes = 1 << 20;
@@ -115,7 +115,7 @@ class SeriesFaultsTest : public ::testing::Test {
   ManagerEvents no_events_;
   ManagerRegistry registry_{RegistryOptions{std::nullopt, "test", "iomark test"}, no_events_};
   std::vector<KillableAgent*> agents_;
-  QuickSeriesOptions options_;
+  access_specs::RunRequest options_;
 };
 
 TEST(AgentLossPolicy, ParsesTheTwoCliWords) {
@@ -228,7 +228,7 @@ TEST_F(SeriesFaultsTest, WhenEveryAgentIsLostTheSeriesStopsEvenWithContinue) {
 
 TEST_F(SeriesFaultsTest, IoErrorsAreNamedAtOnceCountedAndTheRunGoesOn) {
   options_.engine = "fault-eio-every-3";
-  options_.queue_depths = {1};
+  options_.outstanding_ios = {1};
   KillingObserver observer(nullptr, 0);
   ResultsRecorder recorder(csv().string(), "");
   const auto outcome = run_series(registry_.links(), series(AgentLossPolicy::stop), observer, recorder);

@@ -35,10 +35,10 @@ class SeriesRunnerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(add_embedded_agent(registry_, {dir_.path().string()}));
-    QuickSeriesOptions options;
+    access_specs::RunRequest options;
     options.targets = {dir_.path().string()};
     options.spec = *access_specs::spec_from_name_or_line("4K random read", "");
-    options.queue_depths = {1, 4};
+    options.outstanding_ios = {1, 4};
     options.run_time_s = 2;
     options.engine = "null";
     options.test_file_bytes = 1 << 20;

@@ -185,6 +185,71 @@ TEST(RunFlags, HelpGroupsTheFlagsWithValueNamesAndDefaults) {
       << help;
 }
 
+// Every bad value is refused by CLI11 (a usage error, exit 2), named by its flag, on every
+// front end that has the flag.
+TEST(RunFlags, BadValuesOfEveryConvertedFlagAreRefusedWhileParsing) {
+  const std::vector<std::vector<std::string>> bad{
+      {"--size", "x"},     {"--size", "0"},           {"--spec", "No Such Spec"},
+      {"--spec-line", "4096,100,200,0,0,1,0,0"},   {"--qd", "1,,2"}, {"--engine", "bogus"},
+      {"--data-pattern", "zeros"},
+  };
+  for (const auto front_end : kFrontEnds) {
+    for (const auto& arguments : bad) {
+      const auto parsed = parse(front_end, arguments);
+      EXPECT_NE(parsed.refusal.find(arguments[0]), std::string::npos) << arguments[0] << ' ' << arguments[1] << ": "
+                                                                      << parsed.refusal;
+    }
+  }
+  for (const std::string cpus : {"3abc", "-1", "8192", ""}) {
+    const auto parsed = parse(FrontEnd::agent_run_local, {"--cpus", cpus});
+    EXPECT_NE(parsed.refusal.find("--cpus"), std::string::npos) << cpus << ": " << parsed.refusal;
+  }
+  EXPECT_EQ(parse(FrontEnd::agent_run_local, {"--cpus", "0,3,8191"}).flags.cpus, (std::vector<std::uint32_t>{0, 3, 8191}));
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--cpus", "0"}).refusal, "") << "run-local's alone";
+}
+
+// The flags become one typed request: what each front end runs, with no text left to read.
+TEST(RunRequest, TheFlagsConvertedOnce) {
+  const auto parsed = parse(FrontEnd::controller_run,
+                            {"--spec", "4K random read", "--qd", "1,2,4", "--workers", "3", "--time", "7", "--engine",
+                             "libaio", "--size", "64M", "--data-pattern", "compress:2", "--seed", "9", "--buffered-io",
+                             "--verify", "--description", "d"});
+  ASSERT_EQ(parsed.refusal, "");
+  const auto request = make_run_request(parsed.flags);
+  ASSERT_TRUE(request) << request.error().describe();
+  EXPECT_EQ(request->targets, std::vector<std::string>{"/tmp/iomark-run-options-test"});
+  EXPECT_EQ(request->spec.name, "4K random read");
+  EXPECT_EQ(request->outstanding_ios, (std::vector<std::uint32_t>{1, 2, 4}));
+  EXPECT_EQ(request->workers, 3U);
+  EXPECT_EQ(request->run_time_s, 7U);
+  EXPECT_FALSE(request->ramp_up_s);
+  EXPECT_EQ(request->engine, "linux-aio") << "the canonical name the agents read";
+  EXPECT_EQ(request->test_file_bytes, 64U << 20);
+  ASSERT_TRUE(request->write_data.reduction);
+  EXPECT_EQ(request->seed, 9U);
+  EXPECT_TRUE(request->buffered);
+  EXPECT_TRUE(request->verify);
+  EXPECT_EQ(request->description, "d");
+
+  const auto defaults = make_run_request(parse(FrontEnd::controller_run, {}).flags);
+  ASSERT_TRUE(defaults);
+  EXPECT_EQ(defaults->spec.name, kDefaultSpec);
+  EXPECT_EQ(defaults->outstanding_ios, std::vector<std::uint32_t>{1});
+  EXPECT_EQ(defaults->engine, "") << "auto: each agent measures";
+  EXPECT_EQ(defaults->test_file_bytes, 1U << 30);
+}
+
+TEST(RunRequest, AVerifyJournalNamesTheJournalOfOneVerifiedTarget) {
+  auto flags = parse(FrontEnd::agent_run_local, {"--verify-journal", "/tmp/j"}).flags;
+  const auto unverified = make_run_request(flags);
+  ASSERT_FALSE(unverified);
+  EXPECT_EQ(unverified.error().field(), "--verify-journal");
+  flags.verify = true;
+  EXPECT_TRUE(make_run_request(flags));
+  flags.targets.push_back("/tmp/other");
+  EXPECT_FALSE(make_run_request(flags));
+}
+
 TEST(QueueDepths, ListWithinTheDescriptor) {
   EXPECT_EQ(parse_queue_depths("1,2,4,8"), (std::vector<std::uint32_t>{1, 2, 4, 8}));
   const auto max = access_specs::field_descriptor(FieldId::outstanding_ios).max_value;
@@ -228,6 +293,7 @@ TEST(EngineChoice, AutoProbesOthersNameAnEngine) {
 TEST(EngineAvailable, WhatTheManagersInventoryListsAndAutoAlways) {
   const std::vector<std::string> without_io_uring{"linux-aio", "threadpool", "sync", "null"};
   EXPECT_TRUE(check_engine_available("auto", without_io_uring, "host-a"));
+  EXPECT_TRUE(check_engine_available("", without_io_uring, "host-a")) << "RunRequest::engine's auto";
   EXPECT_TRUE(check_engine_available("libaio", without_io_uring, "host-a"));  // the alias of linux-aio
   EXPECT_TRUE(check_engine_available("fault-eio-every-10", without_io_uring, "host-a"));  // runs on sync
   const auto refused = check_engine_available("io_uring", without_io_uring, "host-a");

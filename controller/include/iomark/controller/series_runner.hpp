@@ -17,6 +17,7 @@
 #include "iomark/common/result.hpp"
 #include "iomark/controller/manager_link.hpp"
 #include "iomark/protocol/messages.hpp"
+#include "iomark/run_builder/run_builder.hpp"
 #include "iomark/results/results_csv.hpp"
 #include "iomark/results/results_json_file.hpp"
 #include "iomark/results/run_points.hpp"
@@ -28,11 +29,9 @@
 namespace iomark::controller {
 
 // What one manager does in one run.
-struct ManagerRun {
-  std::size_t manager{};  // index into the links given to run_series
-  protocol::Assignment assignment;  // run_id is set by the runner
-  std::vector<protocol::PrepareTarget> prepare;  // test files to create or grow first
-};
+// One manager's share of a run (run-builder makes it): `manager` indexes the links given to
+// run_series; the runner sets the assignment's run_id.
+using ManagerRun = run_builder::ManagerWork;
 
 // A TCP pair of a run (network_pairing.hpp): which worker of which manager serves and which
 // connects. Indices: `*_manager` into the links, `*_worker` into that manager's assignment.

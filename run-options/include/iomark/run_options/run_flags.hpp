@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "iomark/access_specs/run_request.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/engine/engines.hpp"
 
@@ -47,6 +48,7 @@ struct RunFlags {
   std::string spec_line;  // size,%size,%read,%random,delay,burst,align,reply
   std::string queue_depths{"1"};  // "1,2,4,8": checked by parse_queue_depths
   std::uint32_t workers{1};
+  std::vector<std::uint32_t> cpus;      // agent_run_local: --cpus
   std::optional<std::uint32_t> ramp_s;  // unset: the plan's, or 0
   std::optional<std::uint32_t> time_s;  // unset: the plan's, or 10
   std::string engine{"auto"};           // "auto" or what engine::parse_engine_spec reads
@@ -62,13 +64,18 @@ struct RunFlags {
   std::string description;
 };
 
+// The request `flags` make, converted once (run_request.hpp). CLI11 has already refused what
+// the validators refuse; the checks that span flags (a --verify-journal names the journal of
+// one verified target) are made here. Errors: invalid_argument naming the flag: a usage error.
+[[nodiscard]] Result<access_specs::RunRequest> make_run_request(const RunFlags& flags);
+
 // The write scope of an agent that runs these flags itself (run-local, the embedded agent of
 // `iomark run`): the --target paths and the --verify journal each has (the --verify-journal
 // file, or `<target>.iomark-journal` beside a file or device target, which a run writing
 // without --verify removes; a directory's journal lies inside it). docs/write-scope.md.
-[[nodiscard]] std::vector<std::string> write_scope_paths(const RunFlags& flags);
+[[nodiscard]] std::vector<std::string> write_scope_paths(const access_specs::RunRequest& request);
 
-inline constexpr std::uint32_t kDefaultRunTimeS = 10;
+inline constexpr std::uint32_t kDefaultRunTimeS = access_specs::kDefaultRunTimeS;
 inline constexpr std::string_view kDefaultSpec = "Database";
 
 // Adds the run flags of `front_end` to `command`, bound to `flags`, in the groups above,
@@ -94,12 +101,21 @@ void add_connection_flags(CLI::App& command, ConnectionFlags& flags, Peer peer);
 // Errors: invalid_argument, field "--qd", naming the item and the limits.
 [[nodiscard]] Result<std::vector<std::uint32_t>> parse_queue_depths(std::string_view text);
 
+// "1G", "64M", "4096" (parse_size's forms): the size of a test file, at least one byte.
+// Errors: invalid_argument, field "--size".
+[[nodiscard]] Result<std::uint64_t> parse_test_file_size(std::string_view text);
+
+// "0,2,5" as given to run-local's --cpus: each a CPU number below kMaxCpu.
+// Errors: invalid_argument, field "--cpus".
+inline constexpr std::uint32_t kMaxCpu = 8191;
+[[nodiscard]] Result<std::uint32_t> parse_cpu(std::string_view text);
+
 // "auto" -> nullopt (probe on the agent), otherwise engine::parse_engine_spec's answer.
 // Errors: invalid_argument, field "--engine", naming the accepted values.
 [[nodiscard]] Result<std::optional<engine::EngineSpec>> parse_engine_choice(std::string_view text);
 
 // Whether a manager whose inventory lists `available` engines (canonical names, as
-// `iomark-agent engines` shows them) can run `engine_flag` ("auto" always can; a
+// `iomark-agent engines` shows them) can run `engine_flag` ("auto" or empty always can; a
 // fault-injection engine needs sync). Checked once the managers are known, before any test
 // file is made. Errors: invalid_argument, field "--engine", naming the manager and what it has.
 [[nodiscard]] Result<void> check_engine_available(std::string_view engine_flag, std::span<const std::string> available,

@@ -79,6 +79,12 @@ struct RunAssignment {
   bool verify{false};
 };
 
+// What an agent runs for a controller's assignment (or run-local's, made by the same
+// builder): the engine parsed, caching, each worker's data pattern (the first target's: one
+// write buffer per worker, as IOmeter has) and its disk targets or its one network end.
+// Errors: an engine the agent cannot parse, a network worker with more than one target.
+[[nodiscard]] Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment);
+
 // Human-readable progress of the preparation (test files, engine choice).
 using PrepareNotice = std::function<void(const std::string&)>;
 

@@ -1,0 +1,41 @@
+// What a command line asks a run to do, typed: run-options' make_run_request converts the
+// flags once, with the parsers their validators use, and run-builder makes the managers'
+// work from it; no front end reads the text again. A plan file asks in a TestPlan instead.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iomark/access_specs/access_spec.hpp"
+#include "iomark/access_specs/test_plan.hpp"
+
+namespace iomark::access_specs {
+
+// Recorded seconds per run when neither the command line nor a plan says.
+inline constexpr std::uint32_t kDefaultRunTimeS = 10;
+
+struct RunRequest {
+  std::vector<std::string> targets{};
+  std::vector<std::string> network_pairs{};  // "SERVER[@IPV4]:CLIENT[@IPV4]": managers are named by the controller
+  AccessSpec spec{};           // --spec or --spec-line; Database when neither is given
+  std::vector<std::uint32_t> outstanding_ios{};  // --qd: one run each, in order
+  std::uint32_t workers{1};
+  std::vector<std::uint32_t> cpus{};  // run-local's --cpus: worker i on cpus[i % size]; empty: i % CPU count
+  std::optional<std::uint32_t> ramp_up_s{};   // unset: the plan's, or 0
+  std::optional<std::uint32_t> run_time_s{};  // unset: the plan's, or kDefaultRunTimeS
+  std::string engine{};  // as the wire carries it: a name engine::parse_engine_spec reads; empty: auto
+  bool buffered{false};
+  std::uint64_t test_file_bytes{};  // --size: iobw.tst in a directory target, a new --target file
+  WriteData write_data{};
+  std::optional<std::uint64_t> seed{};
+  bool verify{false};
+  std::string verify_journal{};  // empty: next to each target
+  std::string description{};     // empty: the front end names it
+  std::string results_csv{};
+  std::string results_json{};
+  std::string results_timeseries{};
+};
+
+}  // namespace iomark::access_specs
