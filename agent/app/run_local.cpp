@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 #include <thread>
 
+#include "iomark/app_runtime/progress_line.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/agent/run_session.hpp"
@@ -63,12 +64,11 @@ Result<agent::RunAssignment> assignment_of(const access_specs::RunRequest& reque
   return assignment;
 }
 
-// Waits `seconds` or until a stop request, showing progress: a rewritten line on a terminal,
-// a line every 10 s otherwise (at info level, so -q hides it). During recording the line
-// carries live IOPS and MB/s.
+// Waits `seconds` or until a stop request, showing progress: each second on a terminal, every
+// 10 s in a log. During recording the line carries live IOPS and MB/s.
 void wait_with_progress(agent::RunSession& session, std::string_view phase, std::uint32_t seconds, bool recording,
                         const std::stop_token& stop) {
-  const bool terminal = ::isatty(STDERR_FILENO) != 0 && spdlog::should_log(spdlog::level::info);
+  app_runtime::ProgressLine progress;
   constexpr auto kStopCheck = std::chrono::milliseconds(50);
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t previous_ios = 0;
@@ -79,7 +79,7 @@ void wait_with_progress(agent::RunSession& session, std::string_view phase, std:
       std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(kStopCheck, until - std::chrono::steady_clock::now()));
     }
     if (session.failure() || stop.stop_requested()) break;
-    if (!terminal && elapsed % 10 != 0 && elapsed != seconds) continue;
+    if (!progress.on_terminal() && elapsed % 10 != 0 && elapsed != seconds) continue;
     std::string line = fmt::format("{} {}/{} s", phase, elapsed, seconds);
     if (recording) {
       std::uint64_t ios = 0;
@@ -90,19 +90,16 @@ void wait_with_progress(agent::RunSession& session, std::string_view phase, std:
           bytes += target.counters.bytes_read + target.counters.bytes_written;
         }
       }
-      const double interval = terminal ? 1.0 : (elapsed % 10 == 0 ? 10.0 : static_cast<double>(elapsed % 10));
+      const double interval =
+          progress.on_terminal() ? 1.0 : (elapsed % 10 == 0 ? 10.0 : static_cast<double>(elapsed % 10));
       line += fmt::format(": {:.0f} IOPS, {:.1f} MB/s", static_cast<double>(ios - previous_ios) / interval,
                           static_cast<double>(bytes - previous_bytes) / 1e6 / interval);
       previous_ios = ios;
       previous_bytes = bytes;
     }
-    if (terminal) {
-      std::cerr << "\r\033[K" << line << std::flush;
-    } else {
-      spdlog::info("{}", line);
-    }
+    progress.show(line);
   }
-  if (terminal && seconds > 0) std::cerr << '\n';
+  progress.finish();
 }
 
 std::string milliseconds(Nanoseconds latency) { return fmt::format("{:.3f}", static_cast<double>(latency.count()) / 1e6); }
@@ -145,13 +142,16 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
       targets::MissingPath::allow_new_file);
   if (!policy) return bad_input(policy.error());
 
-  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  app_runtime::ProgressLine preparing;
   auto session = agent::RunSession::prepare(
       *assignment, *policy, [](const std::string& notice) { spdlog::info("{}", notice); },
-      [terminal](Bytes done, Bytes total) {
-        if (!terminal && done != total) return;
-        std::cerr << (terminal ? "\r\033[K" : "") << "  " << format_size(done) << " of " << format_size(total)
-                  << (terminal && done != total ? "" : "\n") << std::flush;
+      [&preparing](Bytes done, Bytes total) {
+        const auto text = "  " + format_size(done) + " of " + format_size(total);
+        if (done == total) {
+          preparing.keep(text);
+        } else if (preparing.on_terminal()) {
+          preparing.show(text);
+        }
       });
   if (!session) return bad_input(session.error());
   for (const auto& note : (*session)->verify_notes()) spdlog::info("verify {}", note);

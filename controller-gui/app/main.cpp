@@ -18,7 +18,7 @@
 #include "iomark/app_runtime/logging.hpp"
 #include "iomark/app_runtime/stop_signals.hpp"
 #include "iomark/common/exit_code.hpp"
-#include "iomark/controller/heap_arenas.hpp"
+#include "iomark/app_runtime/heap_arenas.hpp"
 #include "iomark/gui/command_line.hpp"
 #include "iomark/gui/main_window.hpp"
 #include "iomark/transport/key_file.hpp"
@@ -72,7 +72,7 @@ std::vector<std::string> without_qt_options(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   iomark::app_runtime::StopSignals stop_signals;  // first: before any thread exists
-  iomark::controller::limit_heap_arenas();
+  iomark::app_runtime::limit_heap_arenas();
   // Parsed before QApplication exists, so --help and --version work without a display.
   CLI::App app{"iomark-gui: the iomark controller, IOmeter's workflow, iomark's engine.", "iomark-gui"};
   app.set_version_flag("--version", "iomark-gui " IOMARK_VERSION);

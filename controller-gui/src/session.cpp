@@ -7,10 +7,9 @@
 
 #include "iomark/controller/embedded_agent.hpp"
 #include "iomark/results/durable_append.hpp"
-#include "iomark/controller/history_observer.hpp"
+#include "iomark/series_outputs/series_outputs.hpp"
 #include "iomark/controller/observer_fanout.hpp"
 #include "iomark/history/history.hpp"
-#include "iomark/metrics/metrics_exporter.hpp"
 #include "iomark/results/results_csv.hpp"
 #include "iomark/results/results_json.hpp"
 #include "iomark/transport/host_port.hpp"
@@ -262,33 +261,16 @@ void Session::disconnect_manager(std::size_t index) {
 
 std::vector<controller::ManagerLink*> Session::links() const { return registry_->links(); }
 
-struct Session::Outputs {
-  std::string history_database;
-  std::optional<history::History> history;
-  std::optional<controller::HistoryObserver> history_observer;
-  std::unique_ptr<metrics::MetricsExporter> metrics;
-};
-
 Result<void> Session::start_series(controller::SeriesPlan series, std::string csv_path, SeriesOutputs outputs) {
   if (running_) return fail(ErrorCode::invalid_argument, "a series is already running");
-  // Opened before anything runs, so a bad path or a busy port stops the start, not the series.
-  auto opened = std::make_unique<Outputs>();
-  opened->history_database = outputs.history_database;
-  if (!outputs.history_database.empty()) {
-    auto history = history::History::open(outputs.history_database);
-    if (!history) return fail(history.error());
-    opened->history.emplace(std::move(*history));
+  auto planned = std::make_unique<controller::SeriesPlan>(std::move(series));
+  auto opened = series_outputs::SeriesOutputs::open({outputs.history_database, outputs.metrics_listen}, *planned);
+  if (!opened) return fail(opened.error());
+  if (const auto address = (*opened)->metrics_address()) {
+    emit message(Severity::info, QStringLiteral("live metrics at http://%1/metrics").arg(QString::fromStdString(*address)));
   }
-  if (!outputs.metrics_listen.empty()) {
-    auto exporter = metrics::MetricsExporter::start(outputs.metrics_listen);
-    if (!exporter) return fail(exporter.error());
-    opened->metrics = std::move(*exporter);
-    emit message(Severity::info,
-                 QStringLiteral("live metrics at http://%1/metrics").arg(QString::fromStdString(opened->metrics->address())));
-  }
-  series_ = std::make_unique<controller::SeriesPlan>(std::move(series));
-  if (opened->history) opened->history_observer.emplace(*opened->history, *series_);
-  outputs_ = std::move(opened);
+  series_ = std::move(planned);
+  outputs_ = std::move(*opened);
   recorder_ = std::make_unique<controller::ResultsRecorder>(std::move(csv_path), outputs.results_json);
   last_results_ = results::SeriesResults{series_->info, series_->plan, {}, results::SeriesOutcome::in_progress};
   running_ = true;
@@ -297,8 +279,7 @@ Result<void> Session::start_series(controller::SeriesPlan series, std::string cs
     Observer observer(*this);
     controller::ObserverFanout observers;
     observers.add(observer);
-    if (outputs_->history_observer) observers.add(*outputs_->history_observer);
-    if (outputs_->metrics) observers.add(*outputs_->metrics);
+    outputs_->add_to(observers);
     auto outcome = runner_ ? runner_(links, *series_, observers, *recorder_, stop)
                            : controller::run_series(links, *series_, observers, *recorder_, stop);
     QMetaObject::invokeMethod(
@@ -320,11 +301,11 @@ void Session::finish_series(controller::SeriesOutcome outcome) {
   series_thread_ = {};  // already done: joins at once
   running_ = false;
   last_results_.outcome = outcome.outcome;
-  if (outputs_ && outputs_->history_observer) {
+  if (const auto recorded = outputs_ ? outputs_->recorded() : std::nullopt) {
     emit message(Severity::info, QStringLiteral("%1 run(s) recorded in the history %2")
-                                     .arg(outputs_->history_observer->recorded())
-                                     .arg(QString::fromStdString(outputs_->history_database)));
-    if (const auto& failed = outputs_->history_observer->first_error()) {
+                                     .arg(*recorded)
+                                     .arg(QString::fromStdString(outputs_->history_database())));
+    if (const auto failed = outputs_->history_error()) {
       emit message(Severity::warning, QStringLiteral("the history could not record every run: %1").arg(text_of(*failed)));
     }
   }

@@ -44,31 +44,21 @@ QSpinBox* spin_for(FieldId id, const QString& suffix = {}) {
   return spin;
 }
 
-struct TypeInfo {
+struct TypeCaption {
   TestType type;
   const char* caption;
-  bool workers;
-  bool targets;
-  bool queue_depth;
 };
 
-constexpr TypeInfo kTypes[] = {
-    {TestType::normal, "Normal: every worker runs each of its specs once", false, false, false},
-    {TestType::cycle_targets, "Cycle # targets", false, true, false},
-    {TestType::cycle_workers, "Cycle # workers", true, false, false},
-    {TestType::increment_targets_parallel, "Increment targets parallel", false, true, false},
-    {TestType::increment_targets_serial, "Increment targets serial", false, true, false},
-    {TestType::cycle_workers_and_targets, "Cycle # workers and targets", true, true, false},
-    {TestType::cycle_outstanding_ios, "Cycle # outstanding I/Os", false, false, true},
-    {TestType::cycle_outstanding_ios_and_targets, "Cycle # outstanding I/Os and targets", false, true, true},
+constexpr TypeCaption kTypes[] = {
+    {TestType::normal, "Normal: every worker runs each of its specs once"},
+    {TestType::cycle_targets, "Cycle # targets"},
+    {TestType::cycle_workers, "Cycle # workers"},
+    {TestType::increment_targets_parallel, "Increment targets parallel"},
+    {TestType::increment_targets_serial, "Increment targets serial"},
+    {TestType::cycle_workers_and_targets, "Cycle # workers and targets"},
+    {TestType::cycle_outstanding_ios, "Cycle # outstanding I/Os"},
+    {TestType::cycle_outstanding_ios_and_targets, "Cycle # outstanding I/Os and targets"},
 };
-
-const TypeInfo& type_info(TestType type) {
-  for (const auto& info : kTypes) {
-    if (info.type == type) return info;
-  }
-  return kTypes[0];
-}
 
 }  // namespace
 
@@ -211,10 +201,10 @@ void TestSetupPage::load() {
   const auto& qd = setup.queue_depth_cycling;
   load_cycling(queue_depth_, qd.start, qd.step, qd.step_type);
   queue_depth_.end->setValue(clamp_int(qd.end));
-  const auto& info = type_info(setup.test_type);
-  workers_.box->setEnabled(info.workers);
-  targets_.box->setEnabled(info.targets);
-  queue_depth_.box->setEnabled(info.queue_depth);
+  const auto cycles = access_specs::traits_of(setup.test_type);
+  workers_.box->setEnabled(cycles.cycles_workers);
+  targets_.box->setEnabled(cycles.cycles_targets);
+  queue_depth_.box->setEnabled(cycles.cycles_outstanding_ios);
   loading_ = false;
   refresh_preview();
 }

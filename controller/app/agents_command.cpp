@@ -8,7 +8,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "iomark/controller/embedded_agent.hpp"
-#include "iomark/controller/inventory_view.hpp"
+#include "iomark/cli_text/inventory_view.hpp"
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/run_options/run_flags.hpp"
 #include "iomark/transport/host_port.hpp"
@@ -38,16 +38,16 @@ int show_agents(const AgentsOptions& options) {
     if (!address) return report(Error(address.error()).in_field("--manager"));
     if (auto dialled = registry.dial(*address); !dialled) return connect_failure(dialled.error());
   }
-  std::vector<controller::ManagerInventory> managers;
+  std::vector<cli_text::ManagerInventory> managers;
   for (const auto* link : registry.links()) {
     managers.push_back({link->name(), link->peer().endpoint, link->peer().build, link->inventory()});
   }
   const bool json_to_stdout = options.json == "-";
   if (!json_to_stdout) {
-    for (const auto& manager : managers) std::cout << controller::inventory_text(manager);
+    for (const auto& manager : managers) std::cout << cli_text::inventory_text(manager);
   }
   if (options.json.empty()) return to_int(ExitCode::ok);
-  const std::string json = controller::inventories_json(managers);
+  const std::string json = cli_text::inventories_json(managers);
   if (json_to_stdout) {
     std::cout << json;
     return to_int(ExitCode::ok);

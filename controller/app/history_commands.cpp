@@ -8,7 +8,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "history_file.hpp"
-#include "iomark/controller/text_table.hpp"
+#include "iomark/cli_text/text_table.hpp"
 #include "iomark/history/comparison.hpp"
 #include "iomark/history/history.hpp"
 
@@ -16,9 +16,9 @@ namespace iomark::cli {
 
 namespace {
 
-using controller::Align;
-using controller::format_fixed;
-using controller::TextTable;
+using cli_text::Align;
+using cli_text::format_fixed;
+using cli_text::TextTable;
 
 struct HistoryOptions {
   std::string database{history::default_database_path()};

@@ -4,7 +4,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "iomark/controller/plan_report.hpp"
+#include "iomark/cli_text/plan_report.hpp"
 #include "iomark/icf/icf.hpp"
 #include "iomark/icf/warning_groups.hpp"
 #include "iomark/results/durable_append.hpp"
@@ -34,7 +34,7 @@ int show(const std::string& path) {
   if (!imported) return report(imported.error());
   print_warnings(path, *imported);
   std::cout << path << " (IOmeter " << imported->version << " format)\n\n"
-            << controller::describe_plan(imported->plan);
+            << cli_text::describe_plan(imported->plan);
   return static_cast<int>(ExitCode::ok);
 }
 

@@ -5,12 +5,12 @@
 #include "commands.hpp"
 #include "iomark/app_runtime/logging.hpp"
 #include "iomark/app_runtime/stop_signals.hpp"
-#include "iomark/controller/heap_arenas.hpp"
+#include "iomark/app_runtime/heap_arenas.hpp"
 #include "iomark/run_options/bash_completion.hpp"
 
 int main(int argc, char** argv) {
   iomark::app_runtime::StopSignals stop_signals;  // first: before any thread exists
-  iomark::controller::limit_heap_arenas();
+  iomark::app_runtime::limit_heap_arenas();
   CLI::App app{"iomark: IOmeter-compatible distributed storage benchmark (controller)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "iomark " IOMARK_VERSION);

@@ -4,16 +4,16 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "iomark/controller/text_table.hpp"
+#include "iomark/cli_text/text_table.hpp"
 #include "iomark/results/csv_reader.hpp"
 
 namespace iomark::cli {
 
 namespace {
 
-using controller::Align;
-using controller::format_fixed;
-using controller::TextTable;
+using cli_text::Align;
+using cli_text::format_fixed;
+using cli_text::TextTable;
 
 std::string cell(const std::optional<double>& value, int decimals) {
   return value ? format_fixed(*value, decimals) : std::string("-");

@@ -1,5 +1,4 @@
 // iomark run: a series on the embedded agent, on agents that log in, or on listening agents.
-#include <unistd.h>
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -17,9 +16,10 @@
 #include "run_observers.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/app_runtime/descriptor_limit.hpp"
+#include "iomark/app_runtime/progress_line.hpp"
 #include "iomark/common/units.hpp"
-#include "iomark/controller/console_lines.hpp"
-#include "iomark/controller/dynamo_acceptor.hpp"
+#include "iomark/cli_text/console_lines.hpp"
+#include "iomark/dynamo_adapter/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
 #include "iomark/controller/embedded_paths.hpp"
 #include "iomark/controller/manager_registry.hpp"
@@ -30,7 +30,7 @@
 #include "iomark/run_options/run_flags.hpp"
 #include "iomark/controller/series_runner.hpp"
 #include "iomark/controller/target_map.hpp"
-#include "iomark/controller/text_table.hpp"
+#include "iomark/cli_text/text_table.hpp"
 #include "iomark/transport/host_port.hpp"
 #include "iomark/transport/session_config.hpp"
 
@@ -38,9 +38,9 @@ namespace iomark::cli {
 
 namespace {
 
-using controller::Align;
-using controller::format_fixed;
-using controller::TextTable;
+using cli_text::Align;
+using cli_text::format_fixed;
+using cli_text::TextTable;
 
 struct RunOptions {
   std::string plan_file;  // PLAN.icf; empty = the quick series from the flags
@@ -62,16 +62,14 @@ struct RunOptions {
 // log file), so -q silences the progress and --log-file keeps it.
 class ConsoleObserver final : public controller::SeriesObserver {
  public:
-  ConsoleObserver() : terminal_(::isatty(STDERR_FILENO) != 0 && spdlog::should_log(spdlog::level::info)) {}
-
-  void notice(const std::string& message) override { line(message, true); }
+  void notice(const std::string& message) override { progress_.keep(message); }
 
   void run_started(std::size_t index, std::size_t count, const controller::RunPlan& run) override {
-    line(fmt::format("run {}/{}: {}", index + 1, count, run.label), true);
+    progress_.keep(fmt::format("run {}/{}: {}", index + 1, count, run.label));
   }
 
   void preparing(const std::string& manager, std::size_t position, std::size_t count) override {
-    show(controller::preparing_lines(manager, position, count));
+    show(cli_text::preparing_lines(manager, position, count));
   }
 
   void live(const controller::LiveFigures& figures) override {
@@ -88,45 +86,39 @@ class ConsoleObserver final : public controller::SeriesObserver {
                          figures.p99_ms ? fmt::format("{:.3f}", *figures.p99_ms) : std::string("-"), figures.remaining_s);
     }
     // Without a terminal, one line every 10 s is enough for a log.
-    if (!terminal_ && ++live_lines_ % 10 != 0) return;
-    line(text, false);
+    if (!progress_.on_terminal() && ++live_lines_ % 10 != 0) return;
+    progress_.show(text);
   }
 
   void run_finished(std::size_t, const results::RunResults& run, const results::RunSummary& summary) override {
     show(engine_lines_.new_choices(run), "  ");
-    for (const auto& text : results::verify_lines(run)) line("  verify " + text, true);
+    for (const auto& text : results::verify_lines(run)) progress_.keep("  verify " + text);
     bad_blocks_ += results::bad_blocks(run);
     const auto& all = summary.all;
-    line(fmt::format("  done: {:.0f} IOPS, {:.2f} MB/s, avg {:.3f} ms, max {:.3f} ms, {} errors", all.rates.iops,
-                     all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
-                     all.counters.error_count()),
-         true);
+    progress_.keep(fmt::format("  done: {:.0f} IOPS, {:.2f} MB/s, avg {:.3f} ms, max {:.3f} ms, {} errors",
+                               all.rates.iops, all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
+                               all.counters.error_count()));
   }
 
   void run_failed(std::size_t, const controller::RunPlan&, const Error& error) override {
-    line("  failed: " + error.describe(), true);
+    progress_.keep("  failed: " + error.describe());
   }
 
   // --verify: bad blocks found over the series so far.
   [[nodiscard]] std::uint64_t bad_blocks() const noexcept { return bad_blocks_; }
 
  private:
-  // A kept line is logged; a passing one (live figures on a terminal) only rewrites the status line.
-  void line(const std::string& text, bool keep) {
-    if (terminal_) std::cerr << "\r\033[K" << (keep ? "" : text) << std::flush;
-    if (keep || !terminal_) spdlog::info("{}", text);
-  }
 
   // Lines folded for a fleet: the folded form on the console, every line of the detail under -v.
-  void show(const controller::ConsoleLines& lines, std::string_view indent = "") {
-    for (const auto& text : lines.shown) line(std::string(indent) + text, true);
+  void show(const cli_text::ConsoleLines& lines, std::string_view indent = "") {
+    for (const auto& text : lines.shown) progress_.keep(std::string(indent) + text);
     if (lines.shown == lines.detail) return;
     for (const auto& text : lines.detail) spdlog::debug("{}{}", indent, text);
   }
 
-  bool terminal_;
+  app_runtime::ProgressLine progress_;
   std::size_t live_lines_{};
-  controller::EngineLines engine_lines_;
+  cli_text::EngineLines engine_lines_;
   std::uint64_t bad_blocks_{};
 };
 
@@ -340,7 +332,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
       return code;
     }
   }
-  const bool history_complete = observers.print_outcome(options.observers, out);
+  const bool history_complete = observers.print_outcome(out);
   out << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
   if (auto copied = json->copy_to_standard_output(); !copied) report(copied.error());
   if (const int signal_number = stop_signals.first_signal(); signal_number != 0) {

@@ -4,6 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "iomark/history/history.hpp"
+
 namespace iomark::cli {
 
 void add_run_observer_flags(CLI::App& run, RunObserverOptions& options) {
@@ -20,28 +22,20 @@ void add_run_observer_flags(CLI::App& run, RunObserverOptions& options) {
 Result<void> RunObservers::open(const RunObserverOptions& options, controller::SeriesObserver& console,
                                 const controller::SeriesPlan& series) {
   fanout_.add(console);
-  if (!options.history_database.empty()) {
-    auto opened = history::History::open(options.history_database);
-    if (!opened) return fail(opened.error());
-    history_.emplace(std::move(*opened));
-    history_observer_.emplace(*history_, series);
-    fanout_.add(*history_observer_);
-  }
-  if (!options.metrics_listen.empty()) {
-    auto started = metrics::MetricsExporter::start(options.metrics_listen);
-    if (!started) return fail(started.error());
-    metrics_ = std::move(*started);
-    fanout_.add(*metrics_);
-    // Scripts (and the integration test) read the real port from this line.
-    spdlog::info("metrics at http://{}/metrics", metrics_->address());
-  }
+  auto opened = series_outputs::SeriesOutputs::open(options, series);
+  if (!opened) return fail(opened.error());
+  outputs_ = std::move(*opened);
+  outputs_->add_to(fanout_);
+  // Scripts (and the integration test) read the real port from this line.
+  if (const auto address = outputs_->metrics_address()) spdlog::info("metrics at http://{}/metrics", *address);
   return {};
 }
 
-bool RunObservers::print_outcome(const RunObserverOptions& options, std::ostream& out) const {
-  if (!history_observer_) return true;
-  out << history_observer_->recorded() << " run(s) recorded in the history " << options.history_database << '\n';
-  if (const auto& error = history_observer_->first_error()) {
+bool RunObservers::print_outcome(std::ostream& out) const {
+  const auto recorded = outputs_ ? outputs_->recorded() : std::nullopt;
+  if (!recorded) return true;
+  out << *recorded << " run(s) recorded in the history " << outputs_->history_database() << '\n';
+  if (const auto error = outputs_->history_error()) {
     spdlog::error("the history could not record every run: {}", error->describe());
     return false;
   }

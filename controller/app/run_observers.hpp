@@ -8,21 +8,14 @@
 #include <CLI/CLI.hpp>
 
 #include <memory>
-#include <optional>
-#include <string>
 
 #include "iomark/common/result.hpp"
-#include "iomark/controller/history_observer.hpp"
 #include "iomark/controller/observer_fanout.hpp"
-#include "iomark/history/history.hpp"
-#include "iomark/metrics/metrics_exporter.hpp"
+#include "iomark/series_outputs/series_outputs.hpp"
 
 namespace iomark::cli {
 
-struct RunObserverOptions {
-  std::string history_database;  // empty: no history
-  std::string metrics_listen;    // empty: no metrics endpoint
-};
+using RunObserverOptions = series_outputs::OutputOptions;
 
 // Registers --history and --metrics-listen on `run`.
 void add_run_observer_flags(CLI::App& run, RunObserverOptions& options);
@@ -36,13 +29,11 @@ class RunObservers {
   [[nodiscard]] controller::SeriesObserver& observer() { return fanout_; }
   // After the series: where the runs went, and a history write that failed. false when the
   // history could not record every run.
-  [[nodiscard]] bool print_outcome(const RunObserverOptions& options, std::ostream& out) const;
+  [[nodiscard]] bool print_outcome(std::ostream& out) const;
 
  private:
   controller::ObserverFanout fanout_;
-  std::optional<history::History> history_;
-  std::optional<controller::HistoryObserver> history_observer_;
-  std::unique_ptr<metrics::MetricsExporter> metrics_;
+  std::unique_ptr<series_outputs::SeriesOutputs> outputs_;
 };
 
 }  // namespace iomark::cli

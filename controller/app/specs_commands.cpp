@@ -6,15 +6,15 @@
 #include "commands.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/units.hpp"
-#include "iomark/controller/plan_report.hpp"
-#include "iomark/controller/text_table.hpp"
+#include "iomark/cli_text/plan_report.hpp"
+#include "iomark/cli_text/text_table.hpp"
 
 namespace iomark::cli {
 
 namespace {
 
-using controller::Align;
-using controller::TextTable;
+using cli_text::Align;
+using cli_text::TextTable;
 
 // A one-line summary of a spec for the list: size (or "mix"), reads, random.
 std::vector<std::string> summary_row(const access_specs::AccessSpec& spec) {
@@ -50,7 +50,7 @@ int show(const std::string& name) {
     return report(Error(ErrorCode::not_found, "no built-in access specification named \"" + name +
                                                   "\" (see `iomark specs list`)"));
   }
-  std::cout << controller::describe_spec(*spec);
+  std::cout << cli_text::describe_spec(*spec);
   return static_cast<int>(ExitCode::ok);
 }
 

@@ -174,11 +174,6 @@ Result<PairRequest> network_pair_of(const TestPlan& plan, std::size_t server_pla
   return pair;
 }
 
-bool cycles_queue_depth(access_specs::TestType type) {
-  return type == access_specs::TestType::cycle_outstanding_ios ||
-         type == access_specs::TestType::cycle_outstanding_ios_and_targets;
-}
-
 }  // namespace
 
 Result<std::pair<std::string, std::string>> parse_manager_map(std::string_view text) {
@@ -297,7 +292,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
                                  : (worker.starting_sector + worker.maximum_disk_size_sectors) *
                                        block_bytes_for(path, link.inventory());
           targets.push_back({.path = path, .outstanding_ios = active.outstanding_ios, .test_file_bytes = bytes});
-          if (!run.info.queue_depth && cycles_queue_depth(setup.test_type)) run.info.queue_depth = active.outstanding_ios;
+          if (!run.info.queue_depth && access_specs::traits_of(setup.test_type).cycles_outstanding_ios) run.info.queue_depth = active.outstanding_ios;
         }
         const auto prepared = builder.add_worker(manager_run, link.inventory().cpu_count,
                                                  {

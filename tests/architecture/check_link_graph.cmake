@@ -77,6 +77,9 @@ forbid(iomark-agent "^(Qt6?::|iomark_controller|iomark_gui)" "load-generator hos
 forbid(iomark_agent_core "^iomark_controller" "the agent never depends on the controller")
 forbid(iomark_run_options "^iomark_(agent_core|workload|targets|transport|protocol|controller|gui)"
        "the option table is declarations: both front ends and the agent use it, it uses neither")
+forbid(iomark_controller_core "^iomark_(history|metrics|cli_text|series_outputs|legacy|dynamo_adapter)"
+       "the core runs series over protocol::Connection; what they are recorded in or printed as, and the Dynamo wire, live above it")
+forbid(iomark_gui "^iomark_cli_text" "the CLI's text is the CLI's")
 forbid(iomark_run_builder "^iomark_(agent_core|engine|targets|workload|network|transport|controller|gui|run_options)"
        "the run builder makes protocol assignments: the controller and run-local both use it, it uses neither")
 

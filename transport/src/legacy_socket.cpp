@@ -135,21 +135,34 @@ LegacyListener::~LegacyListener() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Result<LegacyListener> LegacyListener::open_any_port() {
+Result<LegacyListener> LegacyListener::open_any_port() { return open("0.0.0.0", 0, 1); }
+
+Result<LegacyListener> LegacyListener::open(const std::string& host, std::uint16_t port, int backlog) {
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  const auto ip = host.empty() ? std::string("0.0.0.0") : host == "localhost" ? std::string("127.0.0.1") : host;
+  if (::inet_pton(AF_INET, ip.c_str(), &address.sin_addr) != 1) {
+    return fail(ErrorCode::invalid_argument, "'" + host + "' is not an IPv4 address");
+  }
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return fail(ErrorCode::io_error, os_error("socket"));
   LegacyListener listener(fd, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_ANY);  // as Dynamo: the GUI may come from anywhere
+  const int on = 1;
+  (void)::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+    return fail(ErrorCode::io_error, os_error(("bind " + ip + ":" + std::to_string(port)).c_str()));
+  }
   socklen_t length = sizeof address;
-  if (::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 || ::listen(fd, 1) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    return fail(ErrorCode::io_error, os_error("command port"));
+  if (::listen(fd, backlog) != 0 || ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    return fail(ErrorCode::io_error, os_error("listen"));
   }
   listener.port_ = ntohs(address.sin_port);
+  listener.address_ = ip;
   return listener;
 }
+
+std::string LegacyListener::endpoint() const { return address_ + ":" + std::to_string(port_); }
 
 Result<LegacySocket> LegacyListener::accept(Clock::time_point deadline) {
   for (;;) {

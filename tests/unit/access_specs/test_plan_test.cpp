@@ -46,6 +46,28 @@ TestPlan sample_plan() {
 
 Worker& first_worker(TestPlan& plan) { return plan.managers->front().workers.front(); }
 
+TEST(TestTypeTraits, EachTypeStepsWhatIometersTestSetupLeavesEnabled) {
+  struct Case {
+    TestType type;
+    bool workers, targets, outstanding_ios;
+  };
+  for (const auto& [type, workers, targets, outstanding_ios] : {
+           Case{TestType::normal, false, false, false},
+           Case{TestType::cycle_targets, false, true, false},
+           Case{TestType::cycle_workers, true, false, false},
+           Case{TestType::increment_targets_parallel, false, true, false},
+           Case{TestType::increment_targets_serial, false, true, false},
+           Case{TestType::cycle_workers_and_targets, true, true, false},
+           Case{TestType::cycle_outstanding_ios, false, false, true},
+           Case{TestType::cycle_outstanding_ios_and_targets, false, true, true},
+       }) {
+    const auto traits = traits_of(type);
+    EXPECT_EQ(traits.cycles_workers, workers) << to_string(type);
+    EXPECT_EQ(traits.cycles_targets, targets) << to_string(type);
+    EXPECT_EQ(traits.cycles_outstanding_ios, outstanding_ios) << to_string(type);
+  }
+}
+
 TEST(ValidatePlan, AcceptsTheSamplePlanAndAnEmptyPlan) {
   const auto result = validate(sample_plan());
   EXPECT_TRUE(result) << result.error().message();

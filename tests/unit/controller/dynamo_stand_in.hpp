@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "iomark/controller/dynamo_acceptor.hpp"
+#include "iomark/dynamo_adapter/dynamo_acceptor.hpp"
 #include "iomark/legacy/manager_info.hpp"
 #include "iomark/legacy/raw_results.hpp"
 #include "iomark/legacy/test_spec.hpp"

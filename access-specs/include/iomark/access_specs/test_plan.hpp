@@ -28,6 +28,27 @@ enum class TestType : std::uint8_t {
   cycle_outstanding_ios_and_targets = 7,
 };
 
+// Which of the Test Setup's cycling settings a test type steps through (IOmeter's Test Setup
+// greys the others): the increment types step the target count as the target cycling says.
+struct TestTypeTraits {
+  bool cycles_workers{false};
+  bool cycles_targets{false};
+  bool cycles_outstanding_ios{false};
+};
+[[nodiscard]] constexpr TestTypeTraits traits_of(TestType type) noexcept {
+  switch (type) {
+    case TestType::cycle_targets:
+    case TestType::increment_targets_parallel:
+    case TestType::increment_targets_serial: return {.cycles_targets = true};
+    case TestType::cycle_workers: return {.cycles_workers = true};
+    case TestType::cycle_workers_and_targets: return {.cycles_workers = true, .cycles_targets = true};
+    case TestType::cycle_outstanding_ios: return {.cycles_outstanding_ios = true};
+    case TestType::cycle_outstanding_ios_and_targets: return {.cycles_targets = true, .cycles_outstanding_ios = true};
+    case TestType::normal: break;
+  }
+  return {};
+}
+
 enum class RecordResults : std::uint8_t {
   all = 0,
   no_targets = 1,

@@ -21,12 +21,16 @@
 #include <vector>
 
 #include "iomark/common/result.hpp"
-#include "iomark/controller/dynamo_acceptor.hpp"
+#include "iomark/dynamo_adapter/dynamo_acceptor.hpp"
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/series_runner.hpp"
 #include "iomark/gui/managers.hpp"
 #include "iomark/gui/run_models.hpp"
 #include "iomark/results/run_results.hpp"
+
+namespace iomark::series_outputs {
+class SeriesOutputs;
+}
 
 namespace iomark::gui {
 
@@ -149,8 +153,7 @@ class Session : public QObject {
   std::unique_ptr<controller::SeriesPlan> series_;  // read by the series thread while it runs
   std::unique_ptr<controller::ResultsRecorder> recorder_;
   SeriesRunner runner_;
-  struct Outputs;  // the history and metrics of the running series
-  std::unique_ptr<Outputs> outputs_;
+  std::unique_ptr<series_outputs::SeriesOutputs> outputs_;  // the history and metrics of the running series
   std::jthread series_thread_;
   std::vector<std::jthread> helpers_;  // dialling, starting the embedded agent
 };

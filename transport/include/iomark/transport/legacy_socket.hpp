@@ -50,13 +50,21 @@ class LegacySocket {
   int fd_{-1};
 };
 
-// A listening IPv4 socket on every address, on a port the system picks: Dynamo's (and
-// iomark-agent --protocol iometer's) command port, which the GUI connects back to.
+// A listening IPv4 socket: on every address and a port the system picks, Dynamo's (and
+// iomark-agent --protocol iometer's) command port, which the GUI connects back to; on a
+// given address and port, the controller's port for Dynamo logins.
 class LegacyListener {
  public:
   // Errors: io_error naming the failed call.
   [[nodiscard]] static Result<LegacyListener> open_any_port();
-  LegacyListener(LegacyListener&& other) noexcept : fd_(std::exchange(other.fd_, -1)), port_(other.port_) {}
+  // Listens on `host` (an IPv4 address; empty or "localhost" as 0.0.0.0 and 127.0.0.1) and
+  // `port` (0 picks one), reusing an address in TIME_WAIT: the controller's port for Dynamo
+  // logins. Errors: invalid_argument for a host that is not IPv4, io_error naming the call.
+  [[nodiscard]] static Result<LegacyListener> open(const std::string& host, std::uint16_t port, int backlog);
+  // "0.0.0.0:1066": the address and the port bound.
+  [[nodiscard]] std::string endpoint() const;
+  LegacyListener(LegacyListener&& other) noexcept
+      : fd_(std::exchange(other.fd_, -1)), port_(other.port_), address_(std::move(other.address_)) {}
   LegacyListener& operator=(LegacyListener&&) = delete;
   LegacyListener(const LegacyListener&) = delete;
   LegacyListener& operator=(const LegacyListener&) = delete;
@@ -70,6 +78,7 @@ class LegacyListener {
   LegacyListener(int fd, std::uint16_t port) : fd_(fd), port_(port) {}
   int fd_{-1};
   std::uint16_t port_{};
+  std::string address_;
 };
 
 }  // namespace iomark::transport

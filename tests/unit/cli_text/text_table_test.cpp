@@ -1,8 +1,8 @@
-#include "iomark/controller/text_table.hpp"
+#include "iomark/cli_text/text_table.hpp"
 
 #include <gtest/gtest.h>
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 namespace {
 
 TEST(TextTable, SizesColumnsAndAlignsNumbersRight) {
@@ -30,4 +30,4 @@ TEST(FormatFixed, RoundsToTheGivenDecimals) {
 }
 
 }  // namespace
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text

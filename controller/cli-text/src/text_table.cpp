@@ -1,10 +1,10 @@
-#include "iomark/controller/text_table.hpp"
+#include "iomark/cli_text/text_table.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 
 TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
 
@@ -45,4 +45,4 @@ std::string format_fixed(double value, int decimals) {
   return buffer.data();
 }
 
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text

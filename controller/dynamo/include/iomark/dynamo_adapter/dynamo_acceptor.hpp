@@ -24,6 +24,7 @@
 #include "iomark/common/result.hpp"
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/transport/host_port.hpp"
+#include "iomark/transport/legacy_socket.hpp"
 #include "iomark/transport/tcp.hpp"
 
 namespace iomark::controller {
@@ -54,12 +55,12 @@ class DynamoAcceptor {
 
  private:
   struct Inbox;
-  DynamoAcceptor(int listen_fd, std::string endpoint, ManagerRegistry& registry, ManagerEvents& events);
+  DynamoAcceptor(std::optional<transport::LegacyListener> listener, ManagerRegistry& registry, ManagerEvents& events);
   void accept_logins(const std::stop_token& stop);
   // The next login (accepted or handed over), or nothing after a short wait.
   [[nodiscard]] std::optional<transport::LegacySocket> next_login(const std::stop_token& stop);
 
-  int listen_fd_;  // -1: handed-over logins only
+  std::optional<transport::LegacyListener> listener_;  // nullopt: handed-over logins only
   std::shared_ptr<Inbox> inbox_;
   std::string endpoint_;
   ManagerRegistry& registry_;

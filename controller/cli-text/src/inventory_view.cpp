@@ -1,11 +1,11 @@
-#include "iomark/controller/inventory_view.hpp"
+#include "iomark/cli_text/inventory_view.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include "iomark/common/units.hpp"
-#include "iomark/controller/text_table.hpp"
+#include "iomark/cli_text/text_table.hpp"
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -116,4 +116,4 @@ std::string inventories_json(std::span<const ManagerInventory> managers) {
   return Json{{"managers", list}}.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text

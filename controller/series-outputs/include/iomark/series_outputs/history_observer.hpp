@@ -13,15 +13,15 @@
 #include "iomark/controller/series_runner.hpp"
 #include "iomark/history/history.hpp"
 
-namespace iomark::controller {
+namespace iomark::series_outputs {
 
-class HistoryObserver final : public SeriesObserver {
+class HistoryObserver final : public controller::SeriesObserver {
  public:
   // `history` and `series` must outlive the observer.
-  HistoryObserver(history::History& history, const SeriesPlan& series) : history_(history), series_(series) {}
+  HistoryObserver(history::History& history, const controller::SeriesPlan& series) : history_(history), series_(series) {}
 
   void run_finished(std::size_t index, const results::RunResults& run, const results::RunSummary& summary) override;
-  void run_failed(std::size_t index, const RunPlan& run, const Error& error) override;
+  void run_failed(std::size_t index, const controller::RunPlan& run, const Error& error) override;
 
   // How many runs (completed or failed) are in the history.
   [[nodiscard]] std::size_t recorded() const noexcept { return recorded_; }
@@ -32,10 +32,10 @@ class HistoryObserver final : public SeriesObserver {
   void keep(const Result<history::RunId>& written);
 
   history::History& history_;
-  const SeriesPlan& series_;
+  const controller::SeriesPlan& series_;
   std::optional<history::SeriesId> series_id_;
   std::size_t recorded_{};
   std::optional<Error> first_error_;
 };
 
-}  // namespace iomark::controller
+}  // namespace iomark::series_outputs

@@ -1,4 +1,4 @@
-#include "iomark/controller/history_observer.hpp"
+#include "iomark/series_outputs/history_observer.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,6 +7,8 @@
 
 namespace iomark::controller {
 namespace {
+
+using series_outputs::HistoryObserver;
 
 results::RunResults small_run(std::string manager_name) {
   results::TargetResult target;

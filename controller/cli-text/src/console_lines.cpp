@@ -1,9 +1,9 @@
-#include "iomark/controller/console_lines.hpp"
+#include "iomark/cli_text/console_lines.hpp"
 
 #include <functional>
 #include <set>
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 
 namespace {
 
@@ -74,4 +74,4 @@ ConsoleLines EngineLines::new_choices(const results::RunResults& run) {
   return lines;
 }
 
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text

@@ -14,7 +14,7 @@
 
 #include "iomark/results/run_results.hpp"
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 
 // Up to this many lines of one kind per run are listed one by one; more are folded.
 inline constexpr std::size_t kLinesListedOneByOne = 8;
@@ -40,4 +40,4 @@ class EngineLines {
   std::map<std::string, std::string> shown_;  // "manager/worker" -> engine last reported
 };
 
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text

@@ -8,7 +8,7 @@
 
 #include "iomark/protocol/messages.hpp"
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 
 // One manager as the controller knows it.
 struct ManagerInventory {
@@ -30,4 +30,4 @@ struct ManagerInventory {
 // hold any) become U+FFFD.
 [[nodiscard]] std::string inventories_json(std::span<const ManagerInventory> managers);
 
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text

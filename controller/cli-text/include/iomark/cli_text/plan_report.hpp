@@ -6,7 +6,7 @@
 
 #include "iomark/access_specs/test_plan.hpp"
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 
 // Setup (run time, ramp-up, test type, cycling with the runs it makes), access specs as
 // tables, and the manager -> worker -> target topology with each worker's settings.
@@ -15,4 +15,4 @@ namespace iomark::controller {
 // One spec: its lines as a table with the IOmeter captions and units.
 [[nodiscard]] std::string describe_spec(const access_specs::AccessSpec& spec);
 
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text

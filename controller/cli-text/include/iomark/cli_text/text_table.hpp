@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 
 enum class Align { left, right };
 
@@ -33,4 +33,4 @@ class TextTable {
 // Fixed-point with `decimals` digits, e.g. format_fixed(1234.5, 1) == "1234.5".
 [[nodiscard]] std::string format_fixed(double value, int decimals);
 
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text

@@ -1,14 +1,15 @@
-#include "iomark/controller/plan_report.hpp"
+#include "iomark/cli_text/plan_report.hpp"
 
 #include "iomark/common/units.hpp"
 #include "iomark/controller/cycling.hpp"
-#include "iomark/controller/text_table.hpp"
+#include "iomark/cli_text/text_table.hpp"
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 
 namespace {
 
 using namespace access_specs;
+using controller::queue_depth_steps;
 
 std::string percent(std::uint32_t value) { return std::to_string(value) + "%"; }
 
@@ -45,19 +46,6 @@ std::string queue_depth_text(const QueueDepthCycling& cycling) {
   return text + (steps ? " -> " + join(*steps) : " (" + steps.error().message() + ")");
 }
 
-bool cycles_queue_depth(TestType type) {
-  return type == TestType::cycle_outstanding_ios || type == TestType::cycle_outstanding_ios_and_targets;
-}
-
-bool cycles_workers(TestType type) {
-  return type == TestType::cycle_workers || type == TestType::cycle_workers_and_targets;
-}
-
-bool cycles_targets(TestType type) {
-  return type == TestType::cycle_targets || type == TestType::cycle_workers_and_targets ||
-         type == TestType::cycle_outstanding_ios_and_targets;
-}
-
 void describe_setup(const TestSetup& setup, std::string& out) {
   out += "Test setup\n";
   auto field = [&](std::string_view name, const std::string& value) {
@@ -70,9 +58,10 @@ void describe_setup(const TestSetup& setup, std::string& out) {
   field("Record results", std::string(to_string(setup.record_results)));
   field("Disk workers", workers_text(setup.default_disk_workers));
   field("Network workers", workers_text(setup.default_network_workers));
-  if (cycles_queue_depth(setup.test_type)) field("Outstanding I/Os", queue_depth_text(setup.queue_depth_cycling));
-  if (cycles_workers(setup.test_type)) field("Worker cycling", cycling_text(setup.worker_cycling));
-  if (cycles_targets(setup.test_type)) field("Target cycling", cycling_text(setup.target_cycling));
+  const auto cycles = traits_of(setup.test_type);
+  if (cycles.cycles_outstanding_ios) field("Outstanding I/Os", queue_depth_text(setup.queue_depth_cycling));
+  if (cycles.cycles_workers) field("Worker cycling", cycling_text(setup.worker_cycling));
+  if (cycles.cycles_targets) field("Target cycling", cycling_text(setup.target_cycling));
 }
 
 std::string worker_type_text(WorkerType type) {
@@ -175,4 +164,4 @@ std::string describe_plan(const TestPlan& plan) {
   return out;
 }
 
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text

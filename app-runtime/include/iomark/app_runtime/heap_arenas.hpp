@@ -1,7 +1,7 @@
 // Process-wide memory setting for a controller (CLI or GUI): call once at the start of main().
 #pragma once
 
-namespace iomark::controller {
+namespace iomark::app_runtime {
 
 // Caps glibc's malloc arenas at two. Samples from every agent are decoded on the transport's
 // threads and freed on the series thread; with one arena per thread the freed pages stay
@@ -9,4 +9,4 @@ namespace iomark::controller {
 // of 144 MiB with glibc's default and 34 MiB with two arenas, at the same CPU.
 void limit_heap_arenas() noexcept;
 
-}  // namespace iomark::controller
+}  // namespace iomark::app_runtime

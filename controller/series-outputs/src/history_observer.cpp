@@ -1,6 +1,6 @@
-#include "iomark/controller/history_observer.hpp"
+#include "iomark/series_outputs/history_observer.hpp"
 
-namespace iomark::controller {
+namespace iomark::series_outputs {
 
 Result<history::SeriesId> HistoryObserver::series_id() {
   if (series_id_) return *series_id_;
@@ -24,10 +24,10 @@ void HistoryObserver::run_finished(std::size_t index, const results::RunResults&
               : Result<history::RunId>(fail(series.error())));
 }
 
-void HistoryObserver::run_failed(std::size_t index, const RunPlan& run, const Error& error) {
+void HistoryObserver::run_failed(std::size_t index, const controller::RunPlan& run, const Error& error) {
   auto series = series_id();
   const results::FailedRun failed{static_cast<std::uint32_t>(index + 1), run.info, error.describe()};
   keep(series ? history_.record_failure(*series, failed) : Result<history::RunId>(fail(series.error())));
 }
 
-}  // namespace iomark::controller
+}  // namespace iomark::series_outputs

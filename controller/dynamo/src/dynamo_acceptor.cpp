@@ -1,14 +1,6 @@
-#include "iomark/controller/dynamo_acceptor.hpp"
+#include "iomark/dynamo_adapter/dynamo_acceptor.hpp"
 
-#include <arpa/inet.h>
-#include <poll.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <condition_variable>
-#include <cstring>
 #include <deque>
 #include <mutex>
 
@@ -23,6 +15,7 @@ using dynamo::Clock;
 using dynamo::LegacySocket;
 
 constexpr auto kLoginStepDeadline = std::chrono::seconds(5);
+constexpr auto kAcceptStep = std::chrono::milliseconds(100);
 
 // One login, up to the registered command channel (spec §6.2 steps 2-5).
 Result<std::unique_ptr<protocol::Connection>> take_login(LegacySocket login) {
@@ -66,29 +59,12 @@ Result<std::unique_ptr<protocol::Connection>> take_login(LegacySocket login) {
 
 Result<std::unique_ptr<DynamoAcceptor>> DynamoAcceptor::start(const transport::HostPort& address,
                                                               ManagerRegistry& registry, ManagerEvents& events) {
-  const auto where = transport::to_string(address);
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return fail(ErrorCode::io_error, "Dynamo logins on " + where + ": " + std::strerror(errno));
-  const int on = 1;
-  (void)::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-  sockaddr_in bind_to{};
-  bind_to.sin_family = AF_INET;
-  bind_to.sin_port = htons(address.port);
-  const auto host = address.host.empty() || address.host == "0.0.0.0" ? std::string("0.0.0.0") : address.host;
-  if (::inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host.c_str(), &bind_to.sin_addr) != 1) {
-    ::close(fd);
-    return fail(ErrorCode::invalid_argument, "Dynamo logins: '" + address.host + "' is not an IPv4 address");
+  auto listener = transport::LegacyListener::open(address.host, address.port, 16);
+  if (!listener) {
+    return fail(listener.error().code(), "Dynamo logins on " + transport::to_string(address) + ": " +
+                                             listener.error().message());
   }
-  if (::bind(fd, reinterpret_cast<const sockaddr*>(&bind_to), sizeof bind_to) != 0 || ::listen(fd, 16) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::close(fd);
-    return fail(ErrorCode::io_error, "Dynamo logins on " + where + ": " + reason);
-  }
-  sockaddr_in bound{};
-  socklen_t length = sizeof bound;
-  (void)::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &length);
-  const auto endpoint = host + ":" + std::to_string(ntohs(bound.sin_port));
-  return std::unique_ptr<DynamoAcceptor>(new DynamoAcceptor(fd, endpoint, registry, events));
+  return std::unique_ptr<DynamoAcceptor>(new DynamoAcceptor(std::move(*listener), registry, events));
 }
 
 // Handed-over logins waiting for the acceptor's thread; shared with the handlers, which may
@@ -101,17 +77,21 @@ struct DynamoAcceptor::Inbox {
 };
 
 std::unique_ptr<DynamoAcceptor> DynamoAcceptor::for_handed_logins(ManagerRegistry& registry, ManagerEvents& events) {
-  return std::unique_ptr<DynamoAcceptor>(new DynamoAcceptor(-1, "the agents' port", registry, events));
+  return std::unique_ptr<DynamoAcceptor>(new DynamoAcceptor(std::nullopt, registry, events));
 }
 
-DynamoAcceptor::DynamoAcceptor(int listen_fd, std::string endpoint, ManagerRegistry& registry, ManagerEvents& events)
-    : listen_fd_(listen_fd), inbox_(std::make_shared<Inbox>()), endpoint_(std::move(endpoint)), registry_(registry),
-      events_(events), thread_([this](const std::stop_token& stop) { accept_logins(stop); }) {}
+DynamoAcceptor::DynamoAcceptor(std::optional<transport::LegacyListener> listener, ManagerRegistry& registry,
+                               ManagerEvents& events)
+    : listener_(std::move(listener)),
+      inbox_(std::make_shared<Inbox>()),
+      endpoint_(listener_ ? listener_->endpoint() : "the agents' port"),
+      registry_(registry),
+      events_(events),
+      thread_([this](const std::stop_token& stop) { accept_logins(stop); }) {}
 
 DynamoAcceptor::~DynamoAcceptor() {
   thread_.request_stop();
   if (thread_.joinable()) thread_.join();
-  if (listen_fd_ >= 0) ::close(listen_fd_);
 }
 
 transport::LegacyLoginHandler DynamoAcceptor::login_handler() const {
@@ -131,12 +111,10 @@ transport::LegacyLoginHandler DynamoAcceptor::login_handler() const {
 }
 
 std::optional<LegacySocket> DynamoAcceptor::next_login(const std::stop_token& stop) {
-  if (listen_fd_ >= 0) {
-    pollfd ready{listen_fd_, POLLIN, 0};
-    if (::poll(&ready, 1, 100) <= 0) return std::nullopt;
-    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) return std::nullopt;
-    return LegacySocket(fd);
+  if (listener_) {
+    auto accepted = listener_->accept(Clock::now() + kAcceptStep);
+    if (!accepted) return std::nullopt;  // nobody yet: look at the stop request again
+    return std::move(*accepted);
   }
   std::unique_lock lock(inbox_->mutex);
   inbox_->arrived.wait(lock, stop, [this] { return !inbox_->logins.empty() || inbox_->overflowed > 0; });

@@ -1,8 +1,8 @@
-#include "iomark/controller/console_lines.hpp"
+#include "iomark/cli_text/console_lines.hpp"
 
 #include <gtest/gtest.h>
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 namespace {
 
 // `managers` managers of `workers` workers each, every worker on `engine` for `reason` (with
@@ -80,4 +80,4 @@ TEST(ConsoleLines, ReasonsThatAllDifferFoldByEngine) {
 }
 
 }  // namespace
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text

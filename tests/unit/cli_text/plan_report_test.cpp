@@ -1,8 +1,8 @@
-#include "iomark/controller/plan_report.hpp"
+#include "iomark/cli_text/plan_report.hpp"
 
 #include <gtest/gtest.h>
 
-namespace iomark::controller {
+namespace iomark::cli_text {
 namespace {
 
 using namespace access_specs;
@@ -36,6 +36,20 @@ TEST(DescribePlan, ShowsSetupWithTheRunsCyclingMakes) {
   EXPECT_TRUE(contains(text, "-> 1,2,4,8"));
 }
 
+// The increment types step the target count by the target cycling settings: those are shown.
+TEST(DescribePlan, ShowsTheCyclingSettingsTheTestTypeUses) {
+  auto plan = sample_plan();
+  for (const auto type : {TestType::increment_targets_parallel, TestType::increment_targets_serial}) {
+    plan.setup->test_type = type;
+    const auto text = describe_plan(plan);
+    EXPECT_TRUE(contains(text, "Target cycling")) << text;
+    EXPECT_FALSE(contains(text, "Outstanding I/Os  ")) << text;
+    EXPECT_FALSE(contains(text, "Worker cycling")) << text;
+  }
+  plan.setup->test_type = TestType::normal;
+  EXPECT_FALSE(contains(describe_plan(plan), "cycling"));
+}
+
 TEST(DescribePlan, ShowsSpecLinesAndTopology) {
   const auto text = describe_plan(sample_plan());
   EXPECT_TRUE(contains(text, "\"OLTP 8K mix\" (default assignment DISK, 2 lines)"));
@@ -59,4 +73,4 @@ TEST(DescribeSpec, UsesSectorAndNoneForZeroAlignAndReply) {
 }
 
 }  // namespace
-}  // namespace iomark::controller
+}  // namespace iomark::cli_text
