@@ -21,8 +21,6 @@ struct History::Connection {
 
 namespace {
 
-constexpr std::string_view kSourceRun = "iomark run";
-
 // The columns RunRecord is read from, in read_record's order, and where they come from.
 constexpr std::string_view kRunColumns =
     "SELECT r.id, r.series_id, r.position, r.started_at_ms, r.utc_offset_minutes, s.description, r.spec, "

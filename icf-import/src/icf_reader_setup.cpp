@@ -87,7 +87,6 @@ Result<std::uint32_t> read_run_time(const ReaderContext& cx, const Line& value) 
 
 Result<Cycling> read_cycling(const ReaderContext& cx, const Line& value, std::string_view field) {
   std::string_view rest = value.text;
-  Cycling cycling;
   auto start = cx.read_u32(rest, value, field);
   if (!start) return fail(start.error());
   auto step = cx.read_u32(rest, value, field);
