@@ -19,7 +19,8 @@ log and docs/fleet.md ("Testing it here") list them:
   - fieldRef spec.nodeName and metadata.name: their values, and $(VAR) in args expanded;
   - fsGroup on claims: the podman volume is made owned by 10066 (volume.podman.io/uid, gid);
   - the image: the one just built;
-  - the controller's --wait-managers and the series' length: set by the test (a short series).
+  - the controller's --wait-managers and the series' length: set by the test (a short series);
+  - init containers are kept once finished (podman's "always" type), as a kubelet keeps them.
 Everything else -- commands, arguments, users, capabilities, read-only root file systems,
 mounts -- is the manifests' own.
 
@@ -65,7 +66,16 @@ def podify(name, template, args):
             path = pathlib.Path(args.hostpath_root) / name / volume["name"]
             path.mkdir(parents=True, exist_ok=True)
             volume["hostPath"] = {"path": str(path), "type": "Directory"}
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "labels": labels}, "spec": spec}
+    metadata = {"name": name, "labels": labels}
+    # podman 4.3 removes a finished init container ("once", its default) racing its own exit:
+    # "failed to remove once init container ... as it is running" (podman issue 18477). As a
+    # kubelet does, keep it instead.
+    if spec.get("initContainers"):
+        annotations = {"io.podman.annotations.init.container.type": "always"}
+        for init in spec["initContainers"]:
+            annotations[f"io.podman.annotations.init.container.type/{init['name']}"] = "always"
+        metadata["annotations"] = annotations
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
 
 
 def claim(name, spec, labels=None):
