@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "iomark/common/outstanding_ios.hpp"
+
 namespace iomark::access_specs {
 namespace {
 
@@ -14,9 +16,6 @@ constexpr std::uint64_t kIcfIntMax = std::numeric_limits<std::int32_t>::max();
 // Linux moves at most MAX_RW_COUNT (INT_MAX rounded down to a 4 KiB page) per read or
 // write; a larger transfer would silently come back short.
 constexpr std::uint64_t kMaxTransferBytes = 2147479552;
-// io_uring's largest submission ring (IORING_MAX_ENTRIES); deeper per-target queues could
-// not be kept in flight by a single engine instance anyway.
-constexpr std::uint64_t kMaxQueueDepth = 32768;
 constexpr std::uint64_t kU32Max = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 
@@ -48,7 +47,7 @@ constexpr std::array<FieldDescriptor, kFieldCount> kDescriptors{{
      "0 = no reply."},
 
     {outstanding_ios, worker, "outstanding_ios", "Number of outstanding IOs", "# of Outstanding I/Os", ios, 1,
-     kMaxQueueDepth, 1, "I/Os kept in flight per target (queue depth). Network workers always use 1."},
+     kMaxOutstandingIosPerTarget, 1, "I/Os kept in flight per target (queue depth). Network workers always use 1."},
     {max_disk_size_sectors, worker, "max_disk_size_sectors", "Disk maximum size", "Maximum Disk Size",
      sectors, 0, kU64Max, 0,
      "Length of the region tested, in sectors from the starting sector. 0 = up to the end of "
@@ -71,10 +70,10 @@ constexpr std::array<FieldDescriptor, kFieldCount> kDescriptors{{
     {ramp_up, test_setup, "ramp_up", "Ramp Up Time (s)", "Ramp Up Time", seconds, 0, kIcfIntMax, 0,
      "Time I/O runs before recording starts; its results are discarded."},
     {queue_depth_start, test_setup, "queue_depth_start", "Queue Depth Cycling start",
-     "# of Outstanding I/Os: Start", ios, 1, kMaxQueueDepth, 1,
+     "# of Outstanding I/Os: Start", ios, 1, kMaxOutstandingIosPerTarget, 1,
      "First queue depth of a Cycle # Outstanding I/Os series."},
     {queue_depth_end, test_setup, "queue_depth_end", "Queue Depth Cycling end", "# of Outstanding I/Os: End",
-     ios, 1, kMaxQueueDepth, 32, "Largest queue depth of the series; must not be below the start."},
+     ios, 1, kMaxOutstandingIosPerTarget, 32, "Largest queue depth of the series; must not be below the start."},
     {queue_depth_step, test_setup, "queue_depth_step", "Queue Depth Cycling step",
      "# of Outstanding I/Os: Step", count, 1, kIcfIntMax, 2,
      "Added to the queue depth (linear) or its multiplier (exponential, \"Power of\")."},

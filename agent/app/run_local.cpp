@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 #include <thread>
 
+#include "iomark/app_runtime/exit_status.hpp"
 #include "iomark/app_runtime/progress_line.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/access_specs/builtin_specs.hpp"
@@ -25,17 +26,10 @@
 
 namespace iomark::agent_app {
 
+using app_runtime::bad_input;
+using app_runtime::usage_error;
+
 namespace {
-
-int bad_input(const Error& error) {
-  spdlog::error("{}", error.describe());
-  return to_int(ExitCode::bad_input);
-}
-
-int usage_error(const Error& error) {
-  spdlog::error("{}", error.describe());
-  return to_int(ExitCode::usage);
-}
 
 // run-local makes one run: a --qd list, which cycles under `iomark run`, is refused here.
 Result<std::uint32_t> single_outstanding_ios(const access_specs::RunRequest& request) {
@@ -166,8 +160,7 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
                  sigabbrev_np(signal_number));
   });
   if (auto started = (*session)->start(); !started) {
-    spdlog::error("{}", started.error().describe());
-    return to_int(ExitCode::run_failed);
+    return app_runtime::exit_with(ExitCode::run_failed, started.error());
   }
   spdlog::info("running: {} s ramp-up, {} s recorded", request->ramp_up_s.value_or(0),
                request->run_time_s.value_or(access_specs::kDefaultRunTimeS));
@@ -215,8 +208,7 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
     results::ResultsCsvAppender appender;
     const auto text = appender.begin_series(series) + appender.append_run(run, summary) + appender.end_series(outcome);
     if (auto appended = results::append_durably(request->results_csv, text); !appended) {
-      spdlog::error("{}", appended.error().describe());
-      exit_code = to_int(ExitCode::bad_input);
+      exit_code = bad_input(appended.error());
     }
   }
   if (json_to_stdout) {
@@ -225,8 +217,7 @@ int run_local(const RunLocalOptions& options, app_runtime::StopSignals& stop_sig
   } else if (!request->results_json.empty()) {
     const results::SeriesResults all{series, std::nullopt, {run}, outcome};
     if (auto written = results::replace_durably(request->results_json, results::write_results_json(all)); !written) {
-      spdlog::error("{}", written.error().describe());
-      exit_code = to_int(ExitCode::bad_input);
+      exit_code = bad_input(written.error());
     }
   }
   return exit_code;

@@ -1,41 +1,37 @@
 #include "serve.hpp"
 
-#include <filesystem>
 #include <spdlog/spdlog.h>
 #include <stop_token>
 
 #include "iomark/agent/agent_service.hpp"
 #include "iomark/agent/host_stats.hpp"
+#include "iomark/app_runtime/credentials.hpp"
+#include "iomark/app_runtime/exit_status.hpp"
 #include "iomark/app_runtime/service_notify.hpp"
 #include "iomark/common/exit_code.hpp"
 #include "iomark/common/host_name.hpp"
 #include "iomark/transport/host_port.hpp"
-#include "iomark/transport/key_file.hpp"
 #include "iomark/transport/session_config.hpp"
 #include "iomark/transport/tcp.hpp"
 #include "iomark/transport/tls.hpp"
 
 namespace iomark::agent_app {
 
-namespace {
+using app_runtime::bad_input;
 
-int bad_input(const Error& error) {
-  spdlog::error("{}", error.describe());
-  return to_int(ExitCode::bad_input);
-}
+namespace {
 
 // A session that could not be established: io_error is the network (unreachable, refused,
 // port in use) and may fix itself; anything else is the peer refusing us (key, version, TLS).
 int connection_failed(const Error& error) {
-  spdlog::error("{}", error.describe());
-  return to_int(error.code() == ErrorCode::io_error ? ExitCode::cannot_connect : ExitCode::refused);
+  return app_runtime::exit_with(error.code() == ErrorCode::io_error ? ExitCode::cannot_connect : ExitCode::refused, error);
 }
 
 // A port that cannot be bound (in use, an address not resolving) may be free later; a bad
 // configuration will not be.
 int listen_failed(const Error& error) {
-  spdlog::error("{}", error.describe());
-  return to_int(error.code() == ErrorCode::invalid_argument ? ExitCode::bad_input : ExitCode::cannot_connect);
+  return app_runtime::exit_with(error.code() == ErrorCode::invalid_argument ? ExitCode::bad_input : ExitCode::cannot_connect,
+                                error);
 }
 
 // The service's events, as the agent's log lines.
@@ -74,22 +70,14 @@ int serve(const ServeOptions& options, std::stop_token stop) {
   auto policy = targets::SafetyPolicy::create(
       options.allow, options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse);
   if (!policy) return bad_input(Error(policy.error()).in_field("--allow"));
-  std::optional<protocol::AuthKey> key;
-  const auto& security = options.connection;
-  if (!security.insecure) {
-    auto loaded = transport::load_key(security.key_file.empty()
-                                          ? std::nullopt
-                                          : std::optional<std::filesystem::path>(security.key_file));
-    if (!loaded) return bad_input(loaded.error());
-    key = std::move(*loaded);
-  }
-  auto tls = transport::load_tls(security.tls_cert, security.tls_key, security.tls_ca);
-  if (!tls) return bad_input(tls.error());
+  auto credentials = app_runtime::load_credentials(options.connection, app_runtime::KeyNeed::required);
+  if (!credentials) return bad_input(credentials.error());
   const auto name = options.name.empty() ? local_host_name() : options.name;
   policy->set_agent_name(name);
   auto config =
-      transport::make_session_config(protocol::Role::agent, "iomark " IOMARK_VERSION, name, options.own_address, std::move(key));
-  config.tls = std::move(*tls);
+      transport::make_session_config(protocol::Role::agent, "iomark " IOMARK_VERSION, name, options.own_address,
+                                   std::move(credentials->key));
+  config.tls = std::move(credentials->tls);
   const std::string over = config.tls ? " over TLS as '" + config.tls->subject() + "'" : "";
   LoggingObserver observer;
   agent::AgentService service({std::move(*policy), std::chrono::seconds(1), name, &observer});

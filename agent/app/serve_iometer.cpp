@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "iomark/agent/legacy_session.hpp"
+#include "iomark/app_runtime/exit_status.hpp"
 #include "iomark/app_runtime/service_notify.hpp"
 #include "iomark/common/exit_code.hpp"
 #include "iomark/common/host_name.hpp"
@@ -22,21 +23,20 @@ constexpr auto kLoginRetry = std::chrono::milliseconds(200);
 }  // namespace
 
 int serve_iometer(const ServeOptions& options, std::stop_token stop) {
-  const auto refuse = [](const std::string& what) {
-    spdlog::error("{}", what);
-    return to_int(ExitCode::bad_input);
-  };
+  using app_runtime::bad_input;
   if (options.controller.empty() || !options.listen.empty()) {
-    return refuse("--protocol iometer logs in to the IOmeter GUI named by -i HOST[:PORT] (no --listen)");
+    return bad_input(Error(ErrorCode::invalid_argument,
+                           "--protocol iometer logs in to the IOmeter GUI named by -i HOST[:PORT] (no --listen)"));
   }
   if (!options.connection.key_file.empty() || !options.connection.tls_cert.empty()) {
-    return refuse("--protocol iometer has no authentication and no TLS: drop --key-file and --tls-*");
+    return bad_input(Error(ErrorCode::invalid_argument,
+                           "--protocol iometer has no authentication and no TLS: drop --key-file and --tls-*"));
   }
   auto gui = transport::parse_host_port(options.controller, options.port);
-  if (!gui) return refuse(Error(gui.error()).in_field("-i").describe());
+  if (!gui) return bad_input(Error(gui.error()).in_field("-i"));
   auto policy = targets::SafetyPolicy::create(
       options.allow, options.allow_destructive ? targets::Destructive::allow : targets::Destructive::refuse);
-  if (!policy) return refuse(Error(policy.error()).in_field("--allow").describe());
+  if (!policy) return bad_input(Error(policy.error()).in_field("--allow"));
 
   agent::LegacyAgentOptions legacy;
   legacy.manager_name = options.name.empty() ? local_host_name() : options.name;
@@ -75,9 +75,9 @@ int serve_iometer(const ServeOptions& options, std::stop_token stop) {
         std::this_thread::sleep_for(kLoginRetry);  // the GUI is not there (yet); the loop checks `stop`
         continue;
       }
-      spdlog::error("{}", channel.error().describe());
       // WRONG_VERSION will not change by retrying: "refused", which the unit does not restart.
-      return to_int(code == ErrorCode::unsupported ? ExitCode::refused : ExitCode::run_failed);
+      return app_runtime::exit_with(code == ErrorCode::unsupported ? ExitCode::refused : ExitCode::run_failed,
+                                    channel.error());
     }
     last_problem.clear();
     spdlog::info("logged in to the IOmeter GUI at {}; it connected back", where);
@@ -86,8 +86,7 @@ int serve_iometer(const ServeOptions& options, std::stop_token stop) {
     auto ended = session.serve(*channel, stop);
     if (!ended) {
       // Dynamo exits when its command channel breaks; so does this agent, with the reason.
-      spdlog::error("{}", ended.error().describe());
-      return to_int(ExitCode::run_failed);
+      return app_runtime::exit_with(ExitCode::run_failed, ended.error());
     }
     switch (*ended) {
       case agent::LegacyEnd::exit_manager:

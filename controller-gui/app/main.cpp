@@ -5,7 +5,6 @@
 #include <QStringList>
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -15,35 +14,25 @@
 
 #include <spdlog/spdlog.h>
 
+#include "iomark/app_runtime/credentials.hpp"
+#include "iomark/app_runtime/exit_status.hpp"
+#include "iomark/app_runtime/heap_arenas.hpp"
 #include "iomark/app_runtime/logging.hpp"
 #include "iomark/app_runtime/stop_signals.hpp"
 #include "iomark/common/exit_code.hpp"
-#include "iomark/app_runtime/heap_arenas.hpp"
 #include "iomark/gui/command_line.hpp"
 #include "iomark/gui/main_window.hpp"
-#include "iomark/transport/key_file.hpp"
-#include "iomark/transport/tls.hpp"
 
 namespace {
 
-// The key the flags name; a problem with it becomes a notice the window shows (the embedded
-// agent needs no key).
-iomark::gui::MainWindowOptions window_options(const iomark::gui::GuiFlags& flags) {
+iomark::gui::MainWindowOptions window_options(const iomark::gui::GuiFlags& flags,
+                                              iomark::app_runtime::Credentials credentials) {
   iomark::gui::MainWindowOptions options;
-  const auto& connection = flags.connection;
-  options.insecure = connection.insecure;
+  options.insecure = flags.connection.insecure;
+  options.key = std::move(credentials.key);
+  options.tls = std::move(credentials.tls);
   options.listen = flags.no_listen ? QString() : QString::fromStdString(flags.listen);
   if (flags.legacy_dynamo) options.legacy_dynamo = QString::fromStdString(*flags.legacy_dynamo);
-  if (!options.insecure) {
-    auto key = iomark::transport::load_key(connection.key_file.empty()
-                                               ? std::nullopt
-                                               : std::optional<std::filesystem::path>(connection.key_file));
-    if (key) {
-      options.key = std::move(*key);
-    } else if (!connection.key_file.empty() || key.error().code() != iomark::ErrorCode::not_found) {
-      options.notices << QString::fromStdString(key.error().describe());
-    }
-  }
   return options;
 }
 
@@ -93,16 +82,11 @@ int main(int argc, char** argv) {
   }
 
   const auto settings = iomark::gui::run_settings(flags.run);
-  if (!settings) {
-    spdlog::error("{}", settings.error().describe());
-    return iomark::to_int(iomark::ExitCode::bad_input);
-  }
-  // TLS asked for and not usable must not become plain TCP: refuse, as iomark run does.
-  auto tls = iomark::transport::load_tls(flags.connection.tls_cert, flags.connection.tls_key, flags.connection.tls_ca);
-  if (!tls) {
-    spdlog::error("{}", tls.error().describe());
-    return iomark::to_int(iomark::ExitCode::bad_input);
-  }
+  if (!settings) return iomark::app_runtime::bad_input(settings.error());
+  // The embedded agent needs no key, so none named is none; a key or TLS file named and not
+  // usable is refused, as iomark run does, never turned into no key or plain TCP.
+  auto credentials = iomark::app_runtime::load_credentials(flags.connection, iomark::app_runtime::KeyNeed::when_named);
+  if (!credentials) return iomark::app_runtime::bad_input(credentials.error());
 
   QApplication application(argc, argv);
   QApplication::setApplicationName(QStringLiteral("iomark-gui"));
@@ -113,9 +97,7 @@ int main(int argc, char** argv) {
     spdlog::info("SIG{}: quitting", sigabbrev_np(signal_number));
     QMetaObject::invokeMethod(QCoreApplication::instance(), &QCoreApplication::quit, Qt::QueuedConnection);
   });
-  auto options = window_options(flags);
-  options.tls = std::move(*tls);
-  iomark::gui::MainWindow window(std::move(options));
+  iomark::gui::MainWindow window(window_options(flags, std::move(*credentials)));
   if (!flags.plan.empty()) window.open_plan(QString::fromStdString(flags.plan));
   window.apply(*settings);  // over the plan's, as `iomark run PLAN --time` does
   window.show();

@@ -189,7 +189,6 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   });
 
   authenticated_ = options.key.has_value() || options.insecure;
-  for (const auto& notice : options.notices) report(Severity::error, notice);
   if (!options.listen.isEmpty()) {
     if (options.key || options.insecure) {
       session_->listen(options.listen);
@@ -416,9 +415,9 @@ void MainWindow::start() {
   }
   controller::PlanSeriesOptions options;
   options.manager_map = manager_map(document_->managers(), session_->managers());
-  options.default_test_file_bytes = targets_page_->test_file_bytes();
-  options.engine = run_settings_.engine;
-  options.buffered = run_settings_.buffered;
+  options.request = {.engine = run_settings_.engine,
+                     .buffered = run_settings_.buffered,
+                     .test_file_bytes = targets_page_->test_file_bytes()};
   auto planned = controller::plan_series(document_->plan(), session_->links(), options);
   if (!planned) {
     report(Severity::error, tr("cannot start: %1").arg(QString::fromStdString(planned.error().describe())));

@@ -26,7 +26,7 @@ struct AgentsOptions {
 int show_agents(const AgentsOptions& options) {
   const bool embedded = options.managers.empty();
   auto settings = registry_options(options.connection, embedded);
-  if (!settings) return report(settings.error());
+  if (!settings) return bad_input(settings.error());
   controller::ManagerEvents events;
   controller::ManagerRegistry registry(std::move(*settings), events);
   if (embedded) {
@@ -35,7 +35,7 @@ int show_agents(const AgentsOptions& options) {
   }
   for (const auto& manager : options.managers) {
     auto address = transport::parse_host_port(manager, transport::kDefaultPort);
-    if (!address) return report(Error(address.error()).in_field("--manager"));
+    if (!address) return bad_input(Error(address.error()).in_field("--manager"));
     if (auto dialled = registry.dial(*address); !dialled) return connect_failure(dialled.error());
   }
   std::vector<cli_text::ManagerInventory> managers;
@@ -54,7 +54,7 @@ int show_agents(const AgentsOptions& options) {
   }
   std::ofstream out(options.json, std::ios::binary | std::ios::trunc);
   if (!(out << json) || !out.flush()) {
-    return report(Error(ErrorCode::io_error, "cannot write the JSON").at({options.json, 0}));
+    return bad_input(Error(ErrorCode::io_error, "cannot write the JSON").at({options.json, 0}));
   }
   return to_int(ExitCode::ok);
 }

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "iomark/app_runtime/exit_status.hpp"
 #include "iomark/common/exit_code.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/controller/manager_registry.hpp"
@@ -13,10 +14,8 @@ namespace iomark::cli {
 // Reads a whole file as text; the error names the path and the reason.
 [[nodiscard]] Result<std::string> read_text_file(const std::string& path);
 
-// Logs "error: <error>" and returns the exit code for bad input.
-int report(const Error& error);
-// Logs a bad command-line value the flag table's validators cannot see alone; returns ExitCode::usage.
-int usage_error(const Error& error);
+using app_runtime::bad_input;
+using app_runtime::usage_error;
 
 // What every verb that talks to managers connects with: this host's name and build and,
 // unless `embedded` (the agent in this process: no key or TLS between us), the pre-shared

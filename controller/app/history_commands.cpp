@@ -55,7 +55,7 @@ int list(const HistoryOptions& options) {
   history::RunFilter filter{std::nullopt, options.spec, options.host, options.limit};
   if (!options.since.empty()) {
     auto since = parse_since(options.since);
-    if (!since) return report(since.error());
+    if (!since) return bad_input(since.error());
     filter.since = *since;
   }
   auto db = open_history(options);
@@ -157,7 +157,7 @@ int import_files(const HistoryOptions& options) {
   if (!db) return report_history_error(db.error());
   for (const auto& file : options.csv_files) {
     auto text = read_text_file(file);
-    if (!text) return report(text.error());
+    if (!text) return bad_input(text.error());
     auto imported = db->import_results_csv(*text, file);
     if (!imported) return report_history_error(imported.error());
     std::cout << file << ": " << imported->runs << " run(s) of " << imported->series << " series imported\n";
@@ -181,9 +181,8 @@ Result<history::History> open_history_database(const std::string& database, Hist
 }
 
 int report_history_error(const Error& error) {
-  if (error.code() != ErrorCode::timed_out) return report(error);
-  spdlog::error("{}", error.describe());
-  return to_int(ExitCode::cannot_connect);
+  return app_runtime::exit_with(error.code() == ErrorCode::timed_out ? ExitCode::cannot_connect : ExitCode::bad_input,
+                                error);
 }
 
 void add_history_database_option(CLI::App& command, std::string& database, const std::string& description) {

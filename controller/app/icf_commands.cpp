@@ -31,7 +31,7 @@ namespace {
 
 int show(const std::string& path) {
   const auto imported = import_file(path);
-  if (!imported) return report(imported.error());
+  if (!imported) return bad_input(imported.error());
   print_warnings(path, *imported);
   std::cout << path << " (IOmeter " << imported->version << " format)\n\n"
             << cli_text::describe_plan(imported->plan);
@@ -40,10 +40,10 @@ int show(const std::string& path) {
 
 int convert(const std::string& path, const std::string& output) {
   const auto imported = import_file(path);
-  if (!imported) return report(imported.error());
+  if (!imported) return bad_input(imported.error());
   print_warnings(path, *imported);
   if (auto written = results::replace_durably(output, icf::write_icf(imported->plan)); !written) {
-    return report(written.error());
+    return bad_input(written.error());
   }
   std::cerr << "wrote " << output << " (IOmeter 1.1.0 format, from " << imported->version << ")\n";
   return static_cast<int>(ExitCode::ok);

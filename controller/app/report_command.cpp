@@ -64,14 +64,14 @@ Result<report::ReportSource> history_source(const ReportOptions& options) {
 
 int make_report(const ReportOptions& options) {
   if (options.files.empty() && options.history_runs.empty()) {
-    return report(Error(ErrorCode::invalid_argument, "name results files, or stored runs with --runs"));
+    return bad_input(Error(ErrorCode::invalid_argument, "name results files, or stored runs with --runs"));
   }
   std::vector<report::ReportSource> sources;
   for (const auto& path : options.files) {
     const auto text = read_text_file(path);
-    if (!text) return report(text.error());
+    if (!text) return bad_input(text.error());
     auto source = report::read_report_source(*text, std::filesystem::path(path).filename().string());
-    if (!source) return report(Error(source.error()).at({path, source.error().location().line}));
+    if (!source) return bad_input(Error(source.error()).at({path, source.error().location().line}));
     sources.push_back(std::move(*source));
   }
   if (!options.history_runs.empty()) {
@@ -89,7 +89,7 @@ int write_report(std::vector<report::ReportSource> sources, const std::string& o
   const auto model = report::build_report(std::move(sources), std::move(title));
   const auto written = report::write_report_files(
       model, output, svg_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(svg_dir));
-  if (!written) return report(written.error());
+  if (!written) return bad_input(written.error());
   out << "report: " << written->charts << " charts, " << written->html_bytes << " bytes in " << output;
   if (!svg_dir.empty()) out << " (each chart also in " << svg_dir << "/)";
   out << '\n';

@@ -76,11 +76,11 @@ void print_series(std::size_t number, const results::CsvSeries& series) {
 
 int show(const std::string& path) {
   const auto text = read_text_file(path);
-  if (!text) return report(text.error());
+  if (!text) return bad_input(text.error());
   const auto series = results::read_results_csv(*text, path);
-  if (!series) return report(series.error());
+  if (!series) return bad_input(series.error());
   if (series->empty()) {
-    return report(Error(ErrorCode::parse_error, "no IOmeter results series in this file").at({path, 0}));
+    return bad_input(Error(ErrorCode::parse_error, "no IOmeter results series in this file").at({path, 0}));
   }
   for (std::size_t s = 0; s < series->size(); ++s) {
     if (s > 0) std::cout << '\n';

@@ -243,11 +243,7 @@ Result<controller::SeriesPlan> plan_file_series(const RunOptions& options, const
     if (!pair) return fail(pair.error());
     plan_options.manager_map.push_back(std::move(*pair));
   }
-  plan_options.default_test_file_bytes = request.test_file_bytes;
-  plan_options.run_time_s = request.run_time_s;
-  plan_options.ramp_up_s = request.ramp_up_s;
-  plan_options.engine = request.engine;
-  plan_options.buffered = request.buffered;
+  plan_options.request = request;
   auto planned = controller::plan_series(plan, links, plan_options);
   if (!planned) return fail(Error(planned.error()).at({options.plan_file, 0}));
   for (const auto& note : planned->notes) spdlog::info("note: {}", note);
@@ -261,23 +257,23 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   std::optional<access_specs::TestPlan> plan;
   if (!options.plan_file.empty()) {
     auto text = read_text_file(options.plan_file);
-    if (!text) return report(text.error());
+    if (!text) return bad_input(text.error());
     auto imported = icf::read_icf(*text, options.plan_file);
-    if (!imported) return report(imported.error());
+    if (!imported) return bad_input(imported.error());
     print_warnings(options.plan_file, *imported);
     auto mapped = map_plan_targets(options.target_map, std::move(imported->plan));
-    if (!mapped) return report(Error(mapped.error()).at({options.plan_file, 0}));
+    if (!mapped) return bad_input(Error(mapped.error()).at({options.plan_file, 0}));
     plan = std::move(*mapped);
   } else if (!options.target_map.empty()) {
-    return report(Error(ErrorCode::invalid_argument, "--map-target renames a plan's targets: name a PLAN.icf"));
+    return bad_input(Error(ErrorCode::invalid_argument, "--map-target renames a plan's targets: name a PLAN.icf"));
   } else if (request->targets.empty() && request->network_pairs.empty()) {
-    return report(Error(ErrorCode::invalid_argument, "name a plan file, at least one --target or a --network-pair"));
+    return bad_input(Error(ErrorCode::invalid_argument, "name a plan file, at least one --target or a --network-pair"));
   }
 
   // The embedded agent is this process: neither a key nor TLS stands between us.
   const bool embedded = options.managers.empty() && options.listen.empty() && !options.legacy_dynamo;
   auto registry_settings = registry_options(options.connection, embedded);
-  if (!registry_settings) return report(registry_settings.error());
+  if (!registry_settings) return bad_input(registry_settings.error());
   ConsoleManagerEvents manager_events;
   controller::ManagerRegistry managers(std::move(*registry_settings), manager_events);
   const auto embedded_paths = plan ? controller::embedded_agent_paths(*plan) : run_options::write_scope_paths(*request);
@@ -285,20 +281,20 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
       !connected) {
     // The embedded agent cannot fail to connect: its error is a target the user named (a
     // missing directory), so bad input.
-    return embedded ? report(connected.error()) : connect_failure(connected.error());
+    return embedded ? bad_input(connected.error()) : connect_failure(connected.error());
   }
   // An engine a manager lacks would fail every run after its test files were made.
   for (const auto* link : managers.links()) {
     if (auto usable = run_options::check_engine_available(request->engine, link->inventory().engines, link->name());
         !usable) {
-      return report(usable.error());
+      return bad_input(usable.error());
     }
   }
   auto series = plan ? plan_file_series(options, *request, *plan, managers.links())
                      : controller::quick_series(*request, managers.links());
-  if (!series) return report(series.error());
+  if (!series) return bad_input(series.error());
   auto on_agent_loss = controller::parse_agent_loss_policy(options.on_agent_loss);
-  if (!on_agent_loss) return report(on_agent_loss.error());
+  if (!on_agent_loss) return bad_input(on_agent_loss.error());
   series->on_agent_loss = *on_agent_loss;
 
   // From here a signal ends the series: the agents are told to stop, what was measured is
@@ -313,7 +309,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
     return report_history_error(opened.error());
   }
   auto json = JsonDestination::open(request->results_json);
-  if (!json) return report(json.error());
+  if (!json) return bad_input(json.error());
   controller::ResultsRecorder recorder(request->results_csv, json->path(), request->results_timeseries);
   const auto outcome = controller::run_series(managers.links(), *series, observers.observer(), recorder, stop);
 
@@ -334,7 +330,7 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   }
   const bool history_complete = observers.print_outcome(out);
   out << "samples: " << outcome.samples_received << " received, " << outcome.samples_lost << " lost\n";
-  if (auto copied = json->copy_to_standard_output(); !copied) report(copied.error());
+  if (auto copied = json->copy_to_standard_output(); !copied) spdlog::error("{}", copied.error().describe());
   if (const int signal_number = stop_signals.first_signal(); signal_number != 0) {
     spdlog::warn("the series was stopped by SIG{}", sigabbrev_np(signal_number));
     return exit_code_for_signal(signal_number);

@@ -47,7 +47,7 @@ int list() {
 int show(const std::string& name) {
   const auto* spec = access_specs::find_builtin_spec(name);
   if (spec == nullptr) {
-    return report(Error(ErrorCode::not_found, "no built-in access specification named \"" + name +
+    return bad_input(Error(ErrorCode::not_found, "no built-in access specification named \"" + name +
                                                   "\" (see `iomark specs list`)"));
   }
   std::cout << cli_text::describe_spec(*spec);

@@ -228,8 +228,8 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
   SeriesPlan& series = result.series;
   series.info = {setup.test_type, setup.description, results::wall_clock_now(), setup.record_results, IOMARK_VERSION};
   series.plan = plan;
-  series.ramp_up_s = options.ramp_up_s.value_or(setup.ramp_up_s);
-  series.run_time_s = options.run_time_s.value_or(setup.run_time_s);
+  series.ramp_up_s = options.request.ramp_up_s.value_or(setup.ramp_up_s);
+  series.run_time_s = options.request.run_time_s.value_or(setup.run_time_s);
   if (series.run_time_s == 0) {
     return fail(Error(ErrorCode::invalid_argument, "the plan's Run Time is 0 (run until stopped): give --time SECONDS")
                     .in_field("Run Time"));
@@ -257,8 +257,8 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
       const auto& link = *links[live];
       ManagerRun manager_run;
       manager_run.manager = live;
-      manager_run.assignment.engine = options.engine;
-      manager_run.assignment.buffered = options.buffered;
+      manager_run.assignment.engine = options.request.engine;
+      manager_run.assignment.buffered = options.request.buffered;
       for (std::size_t w = 0; w < in_run.workers.size(); ++w) {
         const auto& worker_in_run = in_run.workers[w];
         if (!worker_in_run.active()) continue;
@@ -288,7 +288,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
           // A directory gets its iobw.tst before the first run that uses it; the agent leaves
           // devices and existing files alone.
           const auto bytes = worker.maximum_disk_size_sectors == 0
-                                 ? options.default_test_file_bytes
+                                 ? options.request.test_file_bytes
                                  : (worker.starting_sector + worker.maximum_disk_size_sectors) *
                                        block_bytes_for(path, link.inventory());
           targets.push_back({.path = path, .outstanding_ios = active.outstanding_ios, .test_file_bytes = bytes});
@@ -310,7 +310,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
           for (const auto& path : prepared) {
             result.notes.push_back("worker '" + worker.name + "' on '" + link.name() +
                                    "' has Maximum Disk Size 0: a test file made in " + path + " gets " +
-                                   std::to_string(options.default_test_file_bytes >> 20) +
+                                   std::to_string(options.request.test_file_bytes >> 20) +
                                    " MiB (--size), not the whole file system");
           }
         }

@@ -333,7 +333,7 @@ EngineChoice from_wire(const pb::EngineChoice& wire, Checker& check, const Field
   choice.block_bytes = wire.block_bytes();
   choice.engine = wire.engine();
   choice.reason = wire.reason();
-  check.in_range(choice.queue_depth, 1, kMaxEngineQueueDepth, path / "queue_depth");
+  check.in_range(choice.queue_depth, 1, kMaxOutstandingIosPerWorker, path / "queue_depth");
   check.in_range(choice.block_bytes, 1, kMaxSectorBytes, path / "block_bytes");
   check_engine_name(check, choice.engine, path / "engine");
   check.text(choice.reason, kMaxEngineReasonBytes, path / "reason");

@@ -39,11 +39,11 @@ Result<void> check_prepare(const EngineOptions& options, bool already_prepared,
   if (already_prepared) {
     return fail(ErrorCode::invalid_argument, std::string(engine_name) + ": already prepared");
   }
-  if (options.queue_depth == 0 || options.queue_depth > kMaxQueueDepth) {
+  if (options.queue_depth == 0 || options.queue_depth > kMaxOutstandingIosPerWorker) {
     return fail(Error(ErrorCode::invalid_argument, std::string(engine_name) + ": queue depth " +
                                                        std::to_string(options.queue_depth) +
                                                        " outside 1.." +
-                                                       std::to_string(kMaxQueueDepth))
+                                                       std::to_string(kMaxOutstandingIosPerWorker))
                     .in_field("queue_depth"));
   }
   return {};

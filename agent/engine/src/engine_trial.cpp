@@ -161,8 +161,8 @@ EngineTrial run_trial(EngineKind kind, RingSetup setup, const TrialTarget& targe
 
 EngineTrial measure_engine_reads(EngineKind kind, const TrialTarget& target, const TrialOptions& options,
                                  RingSetup setup) {
-  if (options.queue_depth == 0 || options.queue_depth > kMaxQueueDepth) {
-    return did_not_run(kind, setup, "queue depth must be 1.." + std::to_string(kMaxQueueDepth));
+  if (options.queue_depth == 0 || options.queue_depth > kMaxOutstandingIosPerWorker) {
+    return did_not_run(kind, setup, "queue depth must be 1.." + std::to_string(kMaxOutstandingIosPerWorker));
   }
   EngineTrial trial = did_not_run(kind, setup, "the trial did not run");
   try {

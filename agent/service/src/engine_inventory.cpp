@@ -53,7 +53,7 @@ void fit_target_engines(std::vector<protocol::TargetEngines>& targets) {
     keep_first(target.usable_engines, protocol::kMaxEngines);
     std::erase_if(target.choices, [](const protocol::EngineChoice& choice) {
       return !is_valid_engine_name(choice.engine) || choice.queue_depth == 0 ||
-             choice.queue_depth > protocol::kMaxEngineQueueDepth || choice.block_bytes == 0 ||
+             choice.queue_depth > kMaxOutstandingIosPerWorker || choice.block_bytes == 0 ||
              choice.block_bytes > protocol::kMaxSectorBytes;
     });
     for (auto& choice : target.choices) choice.reason = sanitize_label(choice.reason, protocol::kMaxEngineReasonBytes);

@@ -133,7 +133,7 @@ TEST(PlanSeries, RunUntilStoppedNeedsATime) {
   plan.setup->run_time_s = 0;
   EXPECT_FALSE(plan_series(plan, {manager.link()}, {}).has_value());
   PlanSeriesOptions options;
-  options.run_time_s = 3;
+  options.request.run_time_s = 3;
   const auto series = plan_series(plan, {manager.link()}, options);
   ASSERT_TRUE(series.has_value());
   EXPECT_EQ(series->series.run_time_s, 3U);

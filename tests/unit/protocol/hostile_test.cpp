@@ -106,7 +106,7 @@ TEST(Hostile, InventoryFields) {
           {"inventory.target_engines[0].choices[1].queue_depth", kRange,
            [](Inventory& m) { m.target_engines[0].choices[1].queue_depth = 0; }},
           {"inventory.target_engines[0].choices[0].queue_depth", kRange,
-           [](Inventory& m) { m.target_engines[0].choices[0].queue_depth = kMaxEngineQueueDepth + 1; }},
+           [](Inventory& m) { m.target_engines[0].choices[0].queue_depth = kMaxOutstandingIosPerWorker + 1; }},
           {"inventory.target_engines[0].choices[0].block_bytes", kRange,
            [](Inventory& m) { m.target_engines[0].choices[0].block_bytes = 0; }},
           {"inventory.target_engines[0].choices[1].engine", kRange,

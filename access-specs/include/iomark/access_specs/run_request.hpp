@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iomark/access_specs/access_spec.hpp"
@@ -27,7 +28,7 @@ struct RunRequest {
   std::optional<std::uint32_t> run_time_s{};  // unset: the plan's, or kDefaultRunTimeS
   std::string engine{};  // as the wire carries it: a name engine::parse_engine_spec reads; empty: auto
   bool buffered{false};
-  std::uint64_t test_file_bytes{};  // --size: iobw.tst in a directory target, a new --target file
+  std::uint64_t test_file_bytes{std::uint64_t{1} << 30};  // --size (1G): iobw.tst in a directory target, a new --target file
   WriteData write_data{};
   std::optional<std::uint64_t> seed{};
   bool verify{false};

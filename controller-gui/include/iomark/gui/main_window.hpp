@@ -50,8 +50,6 @@ struct MainWindowOptions {
   // Where Dynamo 1.1.0 logs in: "[ADDR:]PORT" a port apart from `listen`, empty the agents'
   // port; nullopt: not accepted until the Managers menu's checkbox asks.
   std::optional<QString> legacy_dynamo;
-  // Problems found before the window existed (a key file that cannot be used), logged first.
-  QStringList notices;
 };
 
 // What iomark-gui's command line sets over the plan: the run flags `iomark run` takes, where

@@ -10,11 +10,11 @@
 // error naming manager, worker and target.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "iomark/access_specs/run_request.hpp"
 #include "iomark/access_specs/test_plan.hpp"
 #include "iomark/controller/manager_link.hpp"
 #include "iomark/controller/series_runner.hpp"
@@ -22,14 +22,12 @@
 namespace iomark::controller {
 
 struct PlanSeriesOptions {
-  std::vector<std::pair<std::string, std::string>> manager_map;  // plan name -> live name
-  // The size of iobw.tst for a directory target whose worker says "Maximum Disk Size 0"
-  // (IOmeter would fill the whole file system).
-  std::uint64_t default_test_file_bytes{1ULL << 30};
-  std::optional<std::uint32_t> run_time_s;  // overrides the plan's (required when it says 0)
-  std::optional<std::uint32_t> ramp_up_s;
-  std::string engine;
-  bool buffered{false};
+  std::vector<std::pair<std::string, std::string>> manager_map{};  // plan name -> live name
+  // What the command line or the window sets over the plan: run_time_s (required when the
+  // plan says 0) and ramp_up_s when given, the engine, buffered I/O, and test_file_bytes for
+  // iobw.tst in a directory target whose worker says "Maximum Disk Size 0" (IOmeter would
+  // fill the whole file system). The plan says the rest.
+  access_specs::RunRequest request{};
 };
 
 struct PlanSeries {

@@ -36,6 +36,7 @@
 #include "iomark/access_specs/test_plan.hpp"
 #include "iomark/common/verify_report.hpp"
 #include "iomark/common/io_counters.hpp"
+#include "iomark/common/outstanding_ios.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/common/units.hpp"
 
@@ -56,7 +57,6 @@ inline constexpr std::size_t kMaxAllowedPaths = 1024;
 inline constexpr std::size_t kMaxTargetEngines = 256;   // targets with measured engine choices
 inline constexpr std::size_t kMaxEngineChoices = 64;    // depth/size choices per target
 inline constexpr std::size_t kMaxEngineReasonBytes = 4096;
-inline constexpr std::uint32_t kMaxEngineQueueDepth = 65536;  // engine::kMaxQueueDepth
 inline constexpr std::size_t kMaxWorkers = 1024;           // per agent and run
 inline constexpr std::size_t kMaxTargetsPerWorker = 2048;  // IOmeter's limit
 inline constexpr std::size_t kMaxPrepareTargets = 8192;
@@ -192,7 +192,7 @@ struct NetworkInterface {
 // How `auto` chose the engine for one target at one queue depth and read size:
 // the agent's calibration, as it remembers it for later runs.
 struct EngineChoice {
-  std::uint32_t queue_depth{1};     // a worker's I/Os in flight, 1..kMaxEngineQueueDepth
+  std::uint32_t queue_depth{1};     // a worker's I/Os in flight, 1..kMaxOutstandingIosPerWorker
   std::uint32_t block_bytes{4096};  // the read size calibrated with, 1..kMaxSectorBytes
   std::string engine;               // an engine name (as in Inventory::engines)
   std::string reason;  // the winner's and every other candidate's numbers; UTF-8, 0..kMaxEngineReasonBytes

@@ -87,11 +87,11 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end);
 enum class Peer : std::uint8_t { agents, controller };
 
 struct ConnectionFlags {
-  std::string key_file;  // empty: IOMARK_KEY, then the default key file
+  std::string key_file{};  // empty: the IOMARK_KEY environment variable
   bool insecure{false};
-  std::string tls_cert;  // --tls-cert, --tls-key, --tls-ca: all three, or none (plain TCP)
-  std::string tls_key;
-  std::string tls_ca;
+  std::string tls_cert{};  // --tls-cert, --tls-key, --tls-ca: all three, or none (plain TCP)
+  std::string tls_key{};
+  std::string tls_ca{};
 };
 
 // Adds --key-file, --insecure and the three TLS flags to `command`, bound to `flags`.

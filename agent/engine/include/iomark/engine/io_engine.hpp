@@ -26,6 +26,7 @@
 #include <span>
 #include <string_view>
 
+#include "iomark/common/outstanding_ios.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/common/units.hpp"
 #include "iomark/engine/engine_kind.hpp"
@@ -127,11 +128,9 @@ enum class CallingThreads : std::uint8_t { any, single };
 // when the kernel refuses it, so a calibration measures what it names (ring_setup.hpp).
 enum class CompletionPolling : std::uint8_t { off, polled };
 
-inline constexpr std::uint32_t kMaxQueueDepth = 65536;
-
 struct EngineOptions {
   // Maximum requests an engine holds at once, counted from submit() accepting a request
-  // until reap() hands back its completion. 1..kMaxQueueDepth.
+  // until reap() hands back its completion. 1..kMaxOutstandingIosPerWorker.
   std::uint32_t queue_depth{1};
   SubmissionPolling submission_polling{SubmissionPolling::off};
   // How long the SQPOLL thread spins without work before sleeping.
