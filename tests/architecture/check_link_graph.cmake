@@ -82,6 +82,8 @@ forbid(iomark_controller_core "^iomark_(history|metrics|cli_text|series_outputs|
 forbid(iomark_gui "^iomark_cli_text" "the CLI's text is the CLI's")
 forbid(iomark_run_builder "^iomark_(agent_core|engine|targets|workload|network|transport|controller|gui|run_options)"
        "the run builder makes protocol assignments: the controller and run-local both use it, it uses neither")
+forbid(iomark_steady_state "^iomark_(access_specs|icf|results|protocol|transport|legacy|agent|engine|targets|workload|network|controller|run)"
+       "the steady-state rule is arithmetic on figures: it knows nothing of where they come from")
 
 # No Qt below the GUI: only the iomark_gui* libraries and iomark-gui may reach Qt. No logging
 # in any library.
