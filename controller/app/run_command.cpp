@@ -19,6 +19,7 @@
 #include "iomark/app_runtime/progress_line.hpp"
 #include "iomark/common/units.hpp"
 #include "iomark/cli_text/console_lines.hpp"
+#include "iomark/cli_text/steady_state_text.hpp"
 #include "iomark/dynamo_adapter/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
 #include "iomark/controller/embedded_paths.hpp"
@@ -104,6 +105,10 @@ class ConsoleObserver final : public controller::SeriesObserver {
     progress_.keep("  failed: " + error.describe());
   }
 
+  void round_judged(const controller::SteadyStateProgress& progress) override {
+    progress_.keep(cli_text::round_line(progress));
+  }
+
   // --verify: bad blocks found over the series so far.
   [[nodiscard]] std::uint64_t bad_blocks() const noexcept { return bad_blocks_; }
 
@@ -148,6 +153,7 @@ void print_summary(const controller::SeriesOutcome& outcome, std::ostream& out) 
   if (!outcome.runs.empty() && outcome.runs.back().end == results::RunEnd::interrupted) {
     out << "* stopped early: the figures cover its recording until the stop\n";
   }
+  if (outcome.steady_state) out << cli_text::verdict_line(*outcome.steady_state) << '\n';
 }
 
 // Prints managers as they join, and logins refused (wrong key, version mismatch).

@@ -33,4 +33,8 @@ void ObserverFanout::run_failed(std::size_t index, const RunPlan& run, const Err
   for (auto* observer : observers_) observer->run_failed(index, run, error);
 }
 
+void ObserverFanout::round_judged(const SteadyStateProgress& progress) {
+  for (auto* observer : observers_) observer->round_judged(progress);
+}
+
 }  // namespace iomark::controller

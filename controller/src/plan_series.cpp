@@ -320,6 +320,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
     for (const auto& pair : pairs) add_network_pair(run, pair);
     series.runs.push_back(std::move(run));
   }
+  series.steady_state = steady_state_rounds(options.request, series.runs.size());
   return result;
 }
 

@@ -102,6 +102,7 @@ Result<SeriesPlan> quick_series(const access_specs::RunRequest& request, const s
     }
     series.runs.push_back(std::move(run));
   }
+  series.steady_state = steady_state_rounds(request, series.runs.size());
   return series;
 }
 

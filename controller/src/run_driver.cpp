@@ -27,8 +27,9 @@ Nanoseconds ns(Clock::duration duration) { return std::chrono::duration_cast<Nan
 }  // namespace
 
 // Drives `plan` (series run `index`, possibly without managers lost earlier).
-Result<results::RunResults> RunDriver::run(const RunPlan& plan, std::size_t index, std::uint64_t run_id) {
-  figures_ = LiveFigures{index, series_.runs.size(), &plan, LivePhase::preparing};
+Result<results::RunResults> RunDriver::run(const RunPlan& plan, std::size_t index, std::size_t count,
+                                           std::uint64_t run_id) {
+  figures_ = LiveFigures{index, count, &plan, LivePhase::preparing};
   live_.clear();
   latest_results_.clear();
   errors_noticed_.clear();

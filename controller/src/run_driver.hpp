@@ -29,10 +29,11 @@ class RunDriver {
   [[nodiscard]] std::uint64_t samples_received() const noexcept { return live_.received(); }
   [[nodiscard]] std::uint64_t samples_lost() const noexcept { return live_.lost(); }
 
-  // Drives `plan` (series run `index`, possibly without managers lost earlier). A stop
+  // Drives `plan` (series run `index` of `count`, possibly without managers lost earlier). A stop
   // request while recording ends the run early with its results (RunEnd::interrupted);
   // before that, it fails with ErrorCode::cancelled.
-  [[nodiscard]] Result<results::RunResults> run(const RunPlan& plan, std::size_t index, std::uint64_t run_id);
+  [[nodiscard]] Result<results::RunResults> run(const RunPlan& plan, std::size_t index, std::size_t count,
+                                                std::uint64_t run_id);
 
   // Best effort: tells every manager of the run that is still connected to stop its I/O now.
   void abort(const RunPlan& plan, std::uint64_t run_id);

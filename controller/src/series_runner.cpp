@@ -1,5 +1,6 @@
 #include "iomark/controller/series_runner.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "iomark/controller/network_pairing.hpp"
@@ -31,6 +32,15 @@ Result<AgentLossPolicy> parse_agent_loss_policy(std::string_view text) {
                   .in_field("on-agent-loss"));
 }
 
+std::optional<SteadyStateRounds> steady_state_rounds(const access_specs::RunRequest& request,
+                                                    std::size_t runs_per_round) {
+  if (!request.steady_state || runs_per_round == 0) return std::nullopt;
+  return SteadyStateRounds{.figure = request.steady_state->figure,
+                           .tracked_run = runs_per_round - 1,
+                           .rule = {},
+                           .max_rounds = request.steady_state->max_rounds};
+}
+
 namespace {
 
 // One series: the runs in order, failures recorded, lost managers dropped or the end.
@@ -46,21 +56,10 @@ class SeriesDriver {
       stopped(begun.error());
       return std::move(outcome_);
     }
-    for (std::size_t index = 0; index < series_.runs.size(); ++index) {
-      if (stop_.stop_requested()) {
-        stopped(Error(ErrorCode::cancelled, "stopped by the user before " +
-                                                run_name(index, series_.runs.size(), series_.runs[index])),
-                StopCause::stop_requested);
-        break;
-      }
-      if (series_.on_agent_loss == AgentLossPolicy::drop_and_continue) drop_closed(index);
-      const RunPlan plan = without(series_.runs[index], dropped_);
-      if (plan.managers.empty()) {
-        stopped(Error(ErrorCode::io_error, "every manager of " + run_name(index, series_.runs.size(), plan) +
-                                               " was lost; nothing left to run"));
-        break;
-      }
-      if (!run_one(plan, index)) break;
+    const std::size_t rounds = series_.steady_state ? series_.steady_state->max_rounds : 1;
+    for (std::size_t round = 0; round < rounds && !outcome_.error; ++round) {
+      if (!run_round(round, rounds)) break;
+      if (series_.steady_state && !judge_round(round)) break;
     }
     if (auto finished = recorder_.finish(outcome_.outcome); !finished && !outcome_.error) {
       outcome_.error = finished.error();
@@ -71,13 +70,80 @@ class SeriesDriver {
   }
 
  private:
-  // False when the series must stop.
-  bool run_one(const RunPlan& plan, std::size_t index) {
-    observer_.run_started(index, series_.runs.size(), plan);
+  // Every run of the series once, as round `round` of `rounds`; false when the series must stop.
+  bool run_round(std::size_t round, std::size_t rounds) {
+    const std::size_t per_round = series_.runs.size();
+    const std::size_t count = per_round * rounds;
+    for (std::size_t position = 0; position < per_round; ++position) {
+      const std::size_t index = round * per_round + position;
+      if (stop_.stop_requested()) {
+        stopped(Error(ErrorCode::cancelled,
+                      "stopped by the user before " + run_name(index, count, series_.runs[position])),
+                StopCause::stop_requested);
+        return false;
+      }
+      if (series_.on_agent_loss == AgentLossPolicy::drop_and_continue) drop_closed(position);
+      RunPlan plan = without(series_.runs[position], dropped_);
+      if (rounds > 1) plan.label = "round " + std::to_string(round + 1) + ": " + plan.label;
+      if (plan.managers.empty()) {
+        stopped(Error(ErrorCode::io_error,
+                      "every manager of " + run_name(index, count, plan) + " was lost; nothing left to run"));
+        return false;
+      }
+      if (!run_one(plan, index, count, position)) return false;
+    }
+    return true;
+  }
+
+  // Adds the tracked run's figure of round `round` and judges the rounds so far; false when
+  // they are steady (the series is done) or the figure is missing.
+  bool judge_round(std::size_t round) {
+    const auto& rule = *series_.steady_state;
+    const std::size_t tracked = round * series_.runs.size() + rule.tracked_run;
+    const auto completed = std::find_if(outcome_.runs.begin(), outcome_.runs.end(),
+                                        [&](const CompletedRun& run) { return run.index == tracked; });
+    const auto figure = completed == outcome_.runs.end() || completed->points.empty()
+                            ? std::nullopt
+                            : figure_of(completed->points.front(), rule.figure);
+    if (!figure) {
+      stopped(Error(ErrorCode::unsupported, "round " + std::to_string(round + 1) + ": run " +
+                                                std::to_string(tracked + 1) + " has no " +
+                                                std::string(access_specs::to_string(rule.figure)) +
+                                                " figure to judge steady state on"));
+      return false;
+    }
+    if (!outcome_.steady_state) {
+      outcome_.steady_state = SteadyStateProgress{.figure = rule.figure, .max_rounds = rule.max_rounds,
+                                                  .window = rule.rule.window};
+    }
+    auto& progress = *outcome_.steady_state;
+    progress.rounds.push_back(*figure);
+    progress.verdict = steady_state::judge(progress.rounds, rule.rule);
+    if (auto recorded = recorder_.record_rounds(progress); !recorded) {
+      stopped(recorded.error());
+      return false;
+    }
+    observer_.round_judged(progress);
+    return !progress.verdict.steady;
+  }
+
+  static std::optional<double> figure_of(const results::RunPoint& all, access_specs::SteadyFigure figure) {
+    switch (figure) {
+      case access_specs::SteadyFigure::iops: return all.iops;
+      case access_specs::SteadyFigure::mb_per_s: return all.mb_per_s;
+      case access_specs::SteadyFigure::average_ms: return all.average_response_ms;
+      case access_specs::SteadyFigure::p99_ms: return all.p99_response_ms;
+    }
+    return std::nullopt;
+  }
+
+  // False when the series must stop. `position`: the run's place in SeriesPlan::runs.
+  bool run_one(const RunPlan& plan, std::size_t index, std::size_t count, std::size_t position) {
+    observer_.run_started(index, count, plan);
     const std::uint64_t run_id = index + 1;
     results::FailedRun failed{static_cast<std::uint32_t>(index + 1), plan.info, {}};
     failed.info.start_time = results::wall_clock_now();
-    auto run = driver_.run(plan, index, run_id);
+    auto run = driver_.run(plan, index, count, run_id);
     if (!run) {
       driver_.abort(plan, run_id);
       if (stop_.stop_requested()) {
@@ -85,7 +151,7 @@ class SeriesDriver {
         return false;
       }
       failed.info.end_time = results::wall_clock_now();
-      failed.error = run_name(index, series_.runs.size(), plan) + ": " + run.error().describe();
+      failed.error = run_name(index, count, plan) + ": " + run.error().describe();
       observer_.run_failed(index, plan, run.error());
       outcome_.failed_runs.push_back(failed);
       if (auto recorded = recorder_.record_failure(failed); !recorded) {
@@ -98,7 +164,7 @@ class SeriesDriver {
         stopped(run.error());
         return false;
       }
-      for (const auto manager : lost) drop(manager, index, run.error().describe());
+      for (const auto manager : lost) drop(manager, position, run.error().describe());
       return true;
     }
     const auto summary = results::summarize_run(*run);
@@ -110,7 +176,7 @@ class SeriesDriver {
     }
     observer_.run_finished(index, *run, summary);
     if (run->end == results::RunEnd::interrupted) {
-      stopped(Error(ErrorCode::cancelled, "stopped by the user during " + run_name(index, series_.runs.size(), plan) +
+      stopped(Error(ErrorCode::cancelled, "stopped by the user during " + run_name(index, count, plan) +
                                               " (its results so far are recorded)"),
               StopCause::stop_requested);
       return false;
@@ -119,19 +185,20 @@ class SeriesDriver {
   }
 
   // Managers whose connection closed between runs (noticed by the transport on its own).
-  void drop_closed(std::size_t index) {
-    for (const auto& manager : series_.runs[index].managers) {
+  void drop_closed(std::size_t position) {
+    for (const auto& manager : series_.runs[position].managers) {
       if (!dropped_.contains(manager.manager) && !links_[manager.manager]->is_open()) {
         outcome_.lost_managers.push_back(manager.manager);
-        drop(manager.manager, index, "the connection is closed");
+        drop(manager.manager, position, "the connection is closed");
       }
     }
   }
 
-  void drop(std::size_t manager, std::size_t index, const std::string& why) {
+  // Counts the runs left in this round (later rounds run without it too).
+  void drop(std::size_t manager, std::size_t position, const std::string& why) {
     dropped_.insert(manager);
     std::size_t remaining = 0;
-    for (std::size_t later = index + 1; later < series_.runs.size(); ++later) {
+    for (std::size_t later = position + 1; later < series_.runs.size(); ++later) {
       for (const auto& planned : series_.runs[later].managers) remaining += planned.manager == manager ? 1 : 0;
     }
     observer_.notice("manager '" + links_[manager]->name() + "' lost (" + why + "); dropped from the remaining " +

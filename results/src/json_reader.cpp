@@ -547,6 +547,31 @@ FailedRun read_failed_run(Decoder& d, const Json& json, const std::string& path)
   return failed;
 }
 
+SteadyStateRecord read_steady_state(Decoder& d, const Json& json, const std::string& path) {
+  SteadyStateRecord record;
+  record.figure = d.string(json, "figure", path);
+  record.max_rounds = d.u32(json, "max_rounds", path);
+  record.window = d.u32(json, "window", path);
+  if (const auto* rounds = d.array(json, "rounds", path)) {
+    for (std::size_t r = 0; r < rounds->size(); ++r) {
+      const auto& value = (*rounds)[r];
+      if (!value.is_number() || !is_figure(value.get<double>())) {
+        d.fail_at(Decoder::index(path, "rounds", r), "not a figure (finite, below 1e15 in magnitude)");
+        break;
+      }
+      record.rounds.push_back(value.get<double>());
+    }
+  }
+  record.steady = d.boolean(json, "steady", path);
+  record.window_first = d.u32(json, "window_first", path);
+  record.average = d.number(json, "average", path);
+  record.data_excursion = d.number(json, "data_excursion", path);
+  record.slope_excursion = d.number(json, "slope_excursion", path);
+  record.slope = d.number(json, "slope", path);
+  record.reason = d.string(json, "reason", path);
+  return record;
+}
+
 RunResults read_run(Decoder& d, const Json& json, const std::string& path) {
   RunResults run;
   run.info = read_run_info(d, json, path);
@@ -582,6 +607,8 @@ SeriesResults read_document(Decoder& d, const Json& json) {
       }
     }
   }
+  // Only a series run in rounds has it.
+  if (const Json* steady = d.nullable(json, "steady_state")) series.steady_state = read_steady_state(d, *steady, "steady_state");
   return series;
 }
 

@@ -336,6 +336,20 @@ Json failed_run_json(const FailedRun& failed) {
   return json;
 }
 
+Json steady_state_json(const SteadyStateRecord& record) {
+  return Json{{"figure", record.figure},
+              {"max_rounds", record.max_rounds},
+              {"window", record.window},
+              {"rounds", record.rounds},
+              {"steady", record.steady},
+              {"window_first", record.window_first},
+              {"average", record.average},
+              {"data_excursion", record.data_excursion},
+              {"slope_excursion", record.slope_excursion},
+              {"slope", record.slope},
+              {"reason", record.reason}};
+}
+
 constexpr int kIndent = 2;
 
 // Replace, not throw, on invalid UTF-8 in names: a results file must always be written.
@@ -378,17 +392,21 @@ std::string results_json_run(const RunResults& run, bool first) {
   return (first ? "\n    " : ",\n    ") + indented(dump(run_json(run)), 2);
 }
 
-std::string results_json_tail(const std::vector<FailedRun>& failed_runs, SeriesOutcome outcome, bool any_run) {
+std::string results_json_tail(const std::vector<FailedRun>& failed_runs,
+                              const std::optional<SteadyStateRecord>& steady_state, SeriesOutcome outcome,
+                              bool any_run) {
   Json failed = Json::array();
   for (const FailedRun& run : failed_runs) failed.push_back(failed_run_json(run));
-  return std::string(any_run ? "\n  ]" : "]") + ",\n  \"failed_runs\": " + indented(dump(failed), 1) +
-         ",\n  \"outcome\": " + dump(Json(name_of(detail::kOutcomeNames, outcome))) + "\n}\n";
+  std::string text = std::string(any_run ? "\n  ]" : "]") + ",\n  \"failed_runs\": " + indented(dump(failed), 1);
+  // Only a series run in rounds has it, so every other document stays as it was.
+  if (steady_state) text += ",\n  \"steady_state\": " + indented(dump(steady_state_json(*steady_state)), 1);
+  return text + ",\n  \"outcome\": " + dump(Json(name_of(detail::kOutcomeNames, outcome))) + "\n}\n";
 }
 
 std::string write_results_json(const SeriesResults& series) {
   std::string text = results_json_head(series.info, series.plan);
   for (std::size_t r = 0; r < series.runs.size(); ++r) text += results_json_run(series.runs[r], r == 0);
-  return text + results_json_tail(series.failed_runs, series.outcome, !series.runs.empty());
+  return text + results_json_tail(series.failed_runs, series.steady_state, series.outcome, !series.runs.empty());
 }
 
 }  // namespace iomark::results

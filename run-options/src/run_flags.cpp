@@ -174,6 +174,21 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
   }
   command.add_flag("--buffered-io", flags.buffered, "Use the page cache where O_DIRECT is refused")
       ->group(group(kTimingGroup));
+  if (series) {
+    auto* steady = command
+                       .add_option("--steady-state", flags.steady_state,
+                                   "Repeat the series in rounds until this figure of its last run is steady "
+                                   "(SNIA's rule over 5 rounds): iops, mbps, avg or p99")
+                       ->type_name("FIGURE")
+                       ->check(parsed_by(access_specs::parse_steady_figure))
+                       ->group(group(kTimingGroup));
+    command.add_option("--max-rounds", flags.max_rounds, "Rounds --steady-state runs at most")
+        ->type_name("N")
+        ->capture_default_str()
+        ->check(fixed_limits(kMinSteadyRounds, kMaxSteadyRounds))
+        ->needs(steady)
+        ->group(group(kTimingGroup));
+  }
 
   const char* results_help = series ? "IOmeter results.csv to append to (\"\" for none)"
                               : local ? "Append an IOmeter 1.1.0 results block to this CSV"

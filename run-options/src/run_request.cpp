@@ -17,6 +17,12 @@ Result<access_specs::RunRequest> make_run_request(const RunFlags& flags) {
   if (!bytes) return fail(bytes.error());
   auto write_data = access_specs::parse_write_data(flags.data_pattern);
   if (!write_data) return fail(write_data.error());
+  std::optional<access_specs::SteadyStateRequest> steady_state;
+  if (flags.steady_state) {
+    auto figure = access_specs::parse_steady_figure(*flags.steady_state);
+    if (!figure) return fail(figure.error());
+    steady_state = access_specs::SteadyStateRequest{.figure = *figure, .max_rounds = flags.max_rounds};
+  }
   if (!flags.verify_journal.empty() && (!flags.verify || flags.targets.size() != 1)) {
     return fail(Error(ErrorCode::invalid_argument, "names the journal of one target verified with --verify")
                     .in_field("--verify-journal"));
@@ -41,6 +47,7 @@ Result<access_specs::RunRequest> make_run_request(const RunFlags& flags) {
       .results_csv = flags.results_csv,
       .results_json = flags.results_json,
       .results_timeseries = flags.results_timeseries,
+      .steady_state = steady_state,
   };
 }
 

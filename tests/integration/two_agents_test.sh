@@ -77,6 +77,24 @@ check "plan: MANAGER rows in the plan's order (agentB first)" \
 check "plan: maximum size column from the plan" test "$(awk -F, '$1 == "ALL" {print $47}' "$pcsv" | sort -u)" = 2048
 check "plan: no errors" test "$(awk -F, '$1 == "ALL" {print $28}' "$pcsv" | sort -u)" = 0
 
+# Steady state over both agents: the series repeated in rounds until the IOPS of the merged ALL
+# row is steady (SNIA's rule over 5 rounds), at most 6 rounds.
+timeout 120 "$iomark" run --manager "127.0.0.1:$port_a" --manager "127.0.0.1:$port_b" --key-file "$work/key" \
+  --target "$work/data" --spec "4K random read" --qd 2 --time 1 --engine null --size 16M \
+  --steady-state iops --max-rounds 6 --results "" --json "$work/steady.json" >"$work/steady.out" 2>"$work/steady.err"
+status=$?
+check "steady-state run exits 0 (got $status: $(tail -2 "$work/steady.err"))" test "$status" -eq 0
+steady_check() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); s = d['steady_state']; sys.exit(0 if ($1) else 1)" "$work/steady.json"; }
+check "steady state: one figure per round, one run per round" steady_check "len(s['rounds']) == len(d['runs'])"
+check "steady state: 5 or 6 rounds (a verdict needs 5, at most 6 asked)" steady_check "len(s['rounds']) in (5, 6)"
+check "steady state: stopped at the first steady round, or at the sixth without one" \
+  steady_check "s['steady'] or len(s['rounds']) == 6"
+check "steady state: each round's figure is its run's ALL IOPS, merged over both managers" \
+  steady_check "all(r == run['summary']['iops'] and len(run['managers']) == 2 for r, run in zip(s['rounds'], d['runs']))"
+check "steady state: the window is the last 5 rounds" steady_check "s['window'] == 5 and s['window_first'] == len(s['rounds']) - 5"
+check "steady state: the console has a line per round" test "$(grep -c '^round [0-9]/6: ' "$work/steady.err" "$work/steady.out" | awk -F: '{n += $2} END {print n}')" -ge 5
+check "steady state: the verdict under the summary" grep -q '^steady state (iops): ' "$work/steady.out"
+
 # A wrong key: refused on both sides, and no run.
 head -c 48 /dev/urandom | base64 >"$work/wrong" && chmod 600 "$work/wrong"
 timeout 60 "$iomark" run --manager "127.0.0.1:$port_a" --key-file "$work/wrong" --target "$work/data" --qd 1 \

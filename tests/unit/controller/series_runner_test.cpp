@@ -221,5 +221,78 @@ TEST_F(SeriesRunnerTest, AStopBeforeTheSeriesStartsRunsNothing) {
   EXPECT_EQ(count_of(read_all(csv), "'Results"), 0U);
 }
 
+// What a steady-state series tells its observer.
+class RoundRecorder final : public SeriesObserver {
+ public:
+  void run_started(std::size_t index, std::size_t count, const RunPlan& run) override {
+    labels.push_back(std::to_string(index + 1) + "/" + std::to_string(count) + " " + run.label);
+  }
+  void round_judged(const SteadyStateProgress& progress) override { judged.push_back(progress); }
+  std::vector<std::string> labels;
+  std::vector<SteadyStateProgress> judged;
+};
+
+TEST_F(SeriesRunnerTest, RoundsEndAtMaxRoundsWhenTheWindowIsNeverFull) {
+  series_.runs.resize(1);
+  series_.run_time_s = 1;
+  series_.steady_state = SteadyStateRounds{.figure = access_specs::SteadyFigure::iops, .tracked_run = 0,
+                                           .rule = {}, .max_rounds = 2};
+  const auto json = dir_.path() / "results.json";
+  RoundRecorder observer;
+  ResultsRecorder recorder("", json.string());
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder);
+  ASSERT_FALSE(outcome.error) << outcome.error->describe();
+  EXPECT_EQ(outcome.outcome, results::SeriesOutcome::completed);
+  ASSERT_EQ(outcome.runs.size(), 2U);
+  EXPECT_EQ(observer.labels, (std::vector<std::string>{"1/2 round 1: '4K random read' QD 1",
+                                                       "2/2 round 2: '4K random read' QD 1"}));
+  ASSERT_EQ(observer.judged.size(), 2U);
+  ASSERT_TRUE(outcome.steady_state);
+  EXPECT_EQ(outcome.steady_state->rounds.size(), 2U);
+  EXPECT_EQ(outcome.steady_state->rounds[1], outcome.runs[1].points.at(0).iops);
+  EXPECT_FALSE(outcome.steady_state->verdict.steady);
+  EXPECT_EQ(outcome.steady_state->verdict.reason, "2 of 5 rounds; 3 more needed");
+
+  auto document = results::read_results_json(read_all(json), json.string());
+  ASSERT_TRUE(document) << document.error().describe();
+  ASSERT_EQ(document->runs.size(), 2U);
+  ASSERT_TRUE(document->steady_state);
+  EXPECT_EQ(document->steady_state->figure, "iops");
+  EXPECT_EQ(document->steady_state->rounds, outcome.steady_state->rounds);
+  EXPECT_EQ(document->steady_state->reason, "2 of 5 rounds; 3 more needed");
+}
+
+TEST_F(SeriesRunnerTest, RoundsStopOnceTheRuleCallsTheFigureSteady) {
+  series_.run_time_s = 1;
+  // Two rounds of the two runs; the tracked run is the second (QD 4). A rule this loose
+  // calls any two rounds of the null engine steady (within 100% of their average).
+  series_.steady_state = SteadyStateRounds{.figure = access_specs::SteadyFigure::average_ms, .tracked_run = 1,
+                                           .rule = {.window = 2, .max_data_excursion = 1.0, .max_slope_excursion = 1.0},
+                                           .max_rounds = 4};
+  RoundRecorder observer;
+  ResultsRecorder recorder("", "");
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder);
+  ASSERT_FALSE(outcome.error) << outcome.error->describe();
+  ASSERT_TRUE(outcome.steady_state);
+  EXPECT_TRUE(outcome.steady_state->verdict.steady) << outcome.steady_state->verdict.reason;
+  ASSERT_EQ(outcome.runs.size(), 4U) << "two rounds, not the four allowed";
+  EXPECT_EQ(outcome.steady_state->rounds,
+            (std::vector<double>{outcome.runs[1].points.at(0).average_response_ms,
+                                 outcome.runs[3].points.at(0).average_response_ms}));
+  EXPECT_EQ(observer.labels.front(), "1/8 round 1: '4K random read' QD 1");
+}
+
+TEST(SteadyStateRounds, TheRequestJudgesTheLastRunOfEachRound) {
+  access_specs::RunRequest request;
+  EXPECT_FALSE(steady_state_rounds(request, 3));
+  request.steady_state = access_specs::SteadyStateRequest{.figure = access_specs::SteadyFigure::p99_ms, .max_rounds = 7};
+  const auto rounds = steady_state_rounds(request, 3);
+  ASSERT_TRUE(rounds);
+  EXPECT_EQ(rounds->tracked_run, 2U);
+  EXPECT_EQ(rounds->max_rounds, 7U);
+  EXPECT_EQ(rounds->figure, access_specs::SteadyFigure::p99_ms);
+  EXPECT_EQ(rounds->rule.window, 5U);
+}
+
 }  // namespace
 }  // namespace iomark::controller

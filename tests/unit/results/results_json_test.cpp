@@ -349,6 +349,50 @@ TEST(ResultsJson, FailedRunsCarryTheirPlaceAndErrorAndAreOptionalOnInput) {
   EXPECT_EQ(read_error(document).field(), "failed_runs[0].access_index");
 }
 
+TEST(ResultsJson, ASeriesRunInRoundsCarriesItsSteadyStateAndOthersHaveNone) {
+  SeriesResults series = full_series();
+  EXPECT_FALSE(Json::parse(write_results_json(series)).contains("steady_state"));
+
+  series.steady_state = SteadyStateRecord{.figure = "iops",
+                                          .max_rounds = 25,
+                                          .window = 5,
+                                          .rounds = {1200.5, 1010, 1001, 1000, 999, 1002},
+                                          .steady = true,
+                                          .window_first = 1,
+                                          .average = 1002.4,
+                                          .data_excursion = 0.0109,
+                                          .slope_excursion = 0.0032,
+                                          .slope = -0.8,
+                                          .reason = ""};
+  const std::string text = write_results_json(series);
+  EXPECT_EQ(nlohmann::ordered_json::parse(text).dump(2) + "\n", text);
+  const auto read = read_results_json(text, "results.json");
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(*read, series);
+
+  Json document = Json::parse(text);
+  document["steady_state"]["rounds"][2] = "fast";
+  EXPECT_EQ(read_error(document).field(), "steady_state.rounds[2]");
+}
+
+TEST_F(ResultsJsonFileTest, TheSteadyStateRecordOnDiskIsTheLatestRound) {
+  SeriesResults series = full_series();
+  series.runs.resize(1);
+  series.failed_runs.clear();
+  auto file = ResultsJsonFile::create(path(), series.info, series.plan);
+  ASSERT_TRUE(file) << file.error().describe();
+  ASSERT_TRUE(file->add_run(series.runs[0]));
+  SteadyStateRecord record{.figure = "p99", .max_rounds = 5, .window = 5, .rounds = {2.5}, .reason = "1 of 5 rounds"};
+  ASSERT_TRUE(file->set_steady_state(record));
+  record.rounds.push_back(2.4);
+  record.reason = "2 of 5 rounds";
+  ASSERT_TRUE(file->set_steady_state(record));
+  ASSERT_TRUE(file->finish(SeriesOutcome::completed));
+  series.steady_state = record;
+  series.outcome = SeriesOutcome::completed;
+  EXPECT_EQ(contents(), write_results_json(series));
+}
+
 TEST(ResultsJson, EachRunSaysWhetherAStopCutItShortAndOlderFilesReadAsCompleted) {
   SeriesResults series = full_series();
   series.runs.back().end = RunEnd::interrupted;

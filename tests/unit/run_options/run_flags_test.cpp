@@ -250,6 +250,27 @@ TEST(RunRequest, AVerifyJournalNamesTheJournalOfOneVerifiedTarget) {
   EXPECT_FALSE(make_run_request(flags));
 }
 
+TEST(RunRequest, SteadyStateRoundsAreTheSeriesOnly) {
+  const auto defaults = make_run_request(parse(FrontEnd::controller_run, {}).flags);
+  ASSERT_TRUE(defaults);
+  EXPECT_FALSE(defaults->steady_state) << "every run once unless asked";
+
+  const auto asked = make_run_request(parse(FrontEnd::controller_run, {"--steady-state", "p99", "--max-rounds", "9"}).flags);
+  ASSERT_TRUE(asked) << asked.error().describe();
+  ASSERT_TRUE(asked->steady_state);
+  EXPECT_EQ(asked->steady_state->figure, access_specs::SteadyFigure::p99_ms);
+  EXPECT_EQ(asked->steady_state->max_rounds, 9U);
+  EXPECT_EQ(make_run_request(parse(FrontEnd::controller_run, {"--steady-state", "mbps"}).flags)->steady_state->max_rounds,
+            25U);
+
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--steady-state", "latency"}).refusal.find("iops, mbps, avg or p99"),
+            std::string::npos);
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--max-rounds", "9"}).refusal, "") << "needs --steady-state";
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--steady-state", "iops", "--max-rounds", "4"}).refusal, "")
+      << "a window needs 5 rounds";
+  EXPECT_NE(parse(FrontEnd::agent_run_local, {"--steady-state", "iops"}).refusal, "") << "run-local makes one run";
+}
+
 TEST(QueueDepths, ListWithinTheDescriptor) {
   EXPECT_EQ(parse_queue_depths("1,2,4,8"), (std::vector<std::uint32_t>{1, 2, 4, 8}));
   const auto max = access_specs::field_descriptor(FieldId::outstanding_ios).max_value;

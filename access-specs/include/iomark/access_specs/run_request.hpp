@@ -17,6 +17,22 @@ namespace iomark::access_specs {
 // Recorded seconds per run when neither the command line nor a plan says.
 inline constexpr std::uint32_t kDefaultRunTimeS = 10;
 
+// The figure of the ALL row a series repeated in rounds is judged steady on (--steady-state).
+enum class SteadyFigure : std::uint8_t { iops, mb_per_s, average_ms, p99_ms };
+
+// "iops", "mbps", "avg" or "p99", as --steady-state takes them. Errors: invalid_argument,
+// field "--steady-state", listing the four.
+[[nodiscard]] Result<SteadyFigure> parse_steady_figure(std::string_view text);
+[[nodiscard]] std::string_view to_string(SteadyFigure figure);
+
+// Repeat the series in rounds until `figure` is steady (docs/characterize.md), at most
+// `max_rounds` rounds.
+struct SteadyStateRequest {
+  SteadyFigure figure{SteadyFigure::iops};
+  std::uint32_t max_rounds{25};
+  friend bool operator==(const SteadyStateRequest&, const SteadyStateRequest&) = default;
+};
+
 struct RunRequest {
   std::vector<std::string> targets{};
   std::vector<std::string> network_pairs{};  // "SERVER[@IPV4]:CLIENT[@IPV4]": managers are named by the controller
@@ -37,6 +53,7 @@ struct RunRequest {
   std::string results_csv{};
   std::string results_json{};
   std::string results_timeseries{};
+  std::optional<SteadyStateRequest> steady_state{};  // unset: each run once
 };
 
 }  // namespace iomark::access_specs

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "iomark/access_specs/run_request.hpp"
 #include "iomark/access_specs/test_plan.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/controller/manager_link.hpp"
@@ -25,6 +26,7 @@
 #include "iomark/results/summary.hpp"
 #include "iomark/results/timeseries_csv.hpp"
 #include "iomark/results/wall_clock.hpp"
+#include "iomark/steady_state/steady_state.hpp"
 
 namespace iomark::controller {
 
@@ -62,6 +64,25 @@ enum class AgentLossPolicy : std::uint8_t {
 // "stop" or "continue" (`iomark run --on-agent-loss`); anything else is invalid_argument.
 [[nodiscard]] Result<AgentLossPolicy> parse_agent_loss_policy(std::string_view text);
 
+// A series repeated in rounds until one figure of the ALL row of one of its runs is steady
+// (steady-state/: SNIA's rule over the last rule.window rounds), at most max_rounds rounds.
+// Every round runs every run of the series again, as planned.
+struct SteadyStateRounds {
+  access_specs::SteadyFigure figure{access_specs::SteadyFigure::iops};
+  std::size_t tracked_run{};  // the run of each round whose figure is judged, into SeriesPlan::runs
+  steady_state::Rule rule{};
+  std::uint32_t max_rounds{25};
+};
+
+// The rounds a series with SteadyStateRounds has made so far and what the rule says of them.
+struct SteadyStateProgress {
+  access_specs::SteadyFigure figure{access_specs::SteadyFigure::iops};
+  std::uint32_t max_rounds{};
+  std::size_t window{};
+  std::vector<double> rounds{};  // the tracked figure of every round so far, oldest first
+  steady_state::Verdict verdict{};
+};
+
 struct SeriesPlan {
   results::SeriesInfo info;
   std::optional<access_specs::TestPlan> plan;  // recorded in the JSON results when known
@@ -69,7 +90,13 @@ struct SeriesPlan {
   std::uint32_t run_time_s{10};
   std::vector<RunPlan> runs;
   AgentLossPolicy on_agent_loss{AgentLossPolicy::stop};
+  std::optional<SteadyStateRounds> steady_state{};  // unset: every run once
 };
+
+// The rounds a request asks for: --steady-state judges the last run of each round. Unset
+// when the request runs each run once.
+[[nodiscard]] std::optional<SteadyStateRounds> steady_state_rounds(const access_specs::RunRequest& request,
+                                                                   std::size_t runs_per_round);
 
 enum class LivePhase : std::uint8_t { preparing, ramp_up, recording };
 
@@ -120,6 +147,8 @@ class SeriesObserver {
                             const results::RunSummary& /*summary*/) {}
   // The run did not finish (not called when the user stopped the series).
   virtual void run_failed(std::size_t /*index*/, const RunPlan& /*run*/, const Error& /*error*/) {}
+  // A round of a steady-state series ended (SeriesPlan::steady_state): its figure and the verdict.
+  virtual void round_judged(const SteadyStateProgress& /*progress*/) {}
 };
 
 // Where results go: results.csv appended (and fsynced) after every run, the JSON document
@@ -140,6 +169,8 @@ class ResultsRecorder {
   // A run that did not finish: an `ERROR:` line (results.csv and the side file) and an entry
   // of the JSON's failed_runs.
   [[nodiscard]] Result<void> record_failure(const results::FailedRun& failed);
+  // The rounds of a steady-state series so far and their verdict (the JSON's steady_state).
+  [[nodiscard]] Result<void> record_rounds(const SteadyStateProgress& progress);
   [[nodiscard]] Result<void> finish(results::SeriesOutcome outcome);
 
  private:
@@ -180,6 +211,7 @@ struct SeriesOutcome {
   std::vector<CompletedRun> runs;  // every completed run
   std::vector<results::FailedRun> failed_runs;  // every run that did not finish
   std::vector<std::size_t> lost_managers;  // indices into the links, in the order they were lost
+  std::optional<SteadyStateProgress> steady_state;  // the rounds made, when the series has them
   // Samples taken in, and samples missing from the agents' numbering (lost on the way).
   std::uint64_t samples_received{};
   std::uint64_t samples_lost{};

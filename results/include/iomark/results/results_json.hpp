@@ -38,7 +38,8 @@ inline constexpr int kJsonFormatVersion = 1;
 // head + run(first run, true) + run(next, false)... + tail == write_results_json().
 [[nodiscard]] std::string results_json_head(const SeriesInfo& info, const std::optional<access_specs::TestPlan>& plan);
 [[nodiscard]] std::string results_json_run(const RunResults& run, bool first);
-[[nodiscard]] std::string results_json_tail(const std::vector<FailedRun>& failed_runs, SeriesOutcome outcome,
+[[nodiscard]] std::string results_json_tail(const std::vector<FailedRun>& failed_runs,
+                                            const std::optional<SteadyStateRecord>& steady_state, SeriesOutcome outcome,
                                             bool any_run);
 
 // The largest JSON text read_results_json takes: 256 MiB (docs/results-format.md, "Limits").

@@ -29,6 +29,8 @@ class ResultsJsonFile {
 
   [[nodiscard]] Result<void> add_run(const RunResults& run);
   [[nodiscard]] Result<void> add_failed_run(const FailedRun& failed);
+  // The rounds of a series run until a figure is steady so far: replaces the previous record.
+  [[nodiscard]] Result<void> set_steady_state(const SteadyStateRecord& record);
   [[nodiscard]] Result<void> finish(SeriesOutcome outcome);
 
  private:
@@ -40,6 +42,7 @@ class ResultsJsonFile {
   std::uint64_t tail_offset_{};
   bool any_run_{false};
   std::vector<FailedRun> failed_runs_;  // few and small: kept to rewrite the tail
+  std::optional<SteadyStateRecord> steady_state_;
   SeriesOutcome outcome_{SeriesOutcome::in_progress};
 };
 

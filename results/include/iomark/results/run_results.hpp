@@ -167,12 +167,31 @@ struct FailedRun {
 };
 
 // A whole series: everything the JSON format stores.
+// A series repeated in rounds until one figure of its ALL row was steady (`iomark run
+// --steady-state`, docs/characterize.md): that figure in every round and the verdict of
+// SNIA's rule over the last `window` rounds.
+struct SteadyStateRecord {
+  std::string figure{};  // iops, mbps, avg or p99 (access_specs::SteadyFigure's names)
+  std::uint32_t max_rounds{};
+  std::uint32_t window{};
+  std::vector<double> rounds{};  // oldest first
+  bool steady{false};
+  std::uint32_t window_first{};  // the window's first round, 0-based
+  double average{};
+  double data_excursion{};   // (max - min) / average over the window
+  double slope_excursion{};  // |slope| x (window - 1) / average
+  double slope{};            // of the least-squares line, per round
+  std::string reason{};      // why not steady; empty when steady
+  friend bool operator==(const SteadyStateRecord&, const SteadyStateRecord&) = default;
+};
+
 struct SeriesResults {
   SeriesInfo info;
   std::optional<access_specs::TestPlan> plan;  // the plan that produced the runs, if known
   std::vector<RunResults> runs;  // completed runs only
   SeriesOutcome outcome{SeriesOutcome::in_progress};
   std::vector<FailedRun> failed_runs{};  // initialised so that older 4-field aggregate initialisations stay warning-free
+  std::optional<SteadyStateRecord> steady_state{};  // only for a series run in rounds
   friend bool operator==(const SeriesResults&, const SeriesResults&) = default;
 };
 

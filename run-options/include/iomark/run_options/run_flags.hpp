@@ -62,7 +62,14 @@ struct RunFlags {
   std::string results_json;  // "-": standard output
   std::string results_timeseries;  // controller_run only
   std::string description;
+  std::optional<std::string> steady_state;  // controller_run: --steady-state FIGURE
+  std::uint32_t max_rounds{25};             // with --steady-state
 };
+
+// --max-rounds: a steady-state window needs at least 5 rounds (SNIA's rule); more than a
+// thousand rounds is a typo, not a test.
+inline constexpr std::uint32_t kMinSteadyRounds = 5;
+inline constexpr std::uint32_t kMaxSteadyRounds = 1000;
 
 // The request `flags` make, converted once (run_request.hpp). CLI11 has already refused what
 // the validators refuse; the checks that span flags (a --verify-journal names the journal of
