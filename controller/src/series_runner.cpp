@@ -41,6 +41,23 @@ std::optional<SteadyStateRounds> steady_state_rounds(const access_specs::RunRequ
                            .max_rounds = request.steady_state->max_rounds};
 }
 
+results::SteadyStateRecord steady_state_record(const SteadyStateProgress& progress) {
+  const auto& verdict = progress.verdict;
+  return {
+      .figure = std::string(access_specs::to_string(progress.figure)),
+      .max_rounds = progress.max_rounds,
+      .window = static_cast<std::uint32_t>(progress.window),
+      .rounds = progress.rounds,
+      .steady = verdict.steady,
+      .window_first = static_cast<std::uint32_t>(verdict.window_first),
+      .average = verdict.average,
+      .data_excursion = verdict.data_excursion,
+      .slope_excursion = verdict.slope_excursion,
+      .slope = verdict.slope,
+      .reason = verdict.reason,
+  };
+}
+
 namespace {
 
 // One series: the runs in order, failures recorded, lost managers dropped or the end.
@@ -85,6 +102,10 @@ class SeriesDriver {
       if (series_.on_agent_loss == AgentLossPolicy::drop_and_continue) drop_closed(position);
       RunPlan plan = without(series_.runs[position], dropped_);
       if (rounds > 1) plan.label = "round " + std::to_string(round + 1) + ": " + plan.label;
+      // The first round made the test files; later rounds find them made.
+      if (round > 0) {
+        for (auto& manager : plan.managers) manager.prepare.clear();
+      }
       if (plan.managers.empty()) {
         stopped(Error(ErrorCode::io_error,
                       "every manager of " + run_name(index, count, plan) + " was lost; nothing left to run"));

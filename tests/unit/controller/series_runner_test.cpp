@@ -228,6 +228,10 @@ class RoundRecorder final : public SeriesObserver {
     labels.push_back(std::to_string(index + 1) + "/" + std::to_string(count) + " " + run.label);
   }
   void round_judged(const SteadyStateProgress& progress) override { judged.push_back(progress); }
+  void preparing(const std::string& /*manager*/, std::size_t /*position*/, std::size_t /*count*/) override {
+    ++preparations;
+  }
+  std::size_t preparations{};
   std::vector<std::string> labels;
   std::vector<SteadyStateProgress> judged;
 };
@@ -247,6 +251,7 @@ TEST_F(SeriesRunnerTest, RoundsEndAtMaxRoundsWhenTheWindowIsNeverFull) {
   EXPECT_EQ(observer.labels, (std::vector<std::string>{"1/2 round 1: '4K random read' QD 1",
                                                        "2/2 round 2: '4K random read' QD 1"}));
   ASSERT_EQ(observer.judged.size(), 2U);
+  EXPECT_EQ(observer.preparations, 1U) << "the test file is made in the first round only";
   ASSERT_TRUE(outcome.steady_state);
   EXPECT_EQ(outcome.steady_state->rounds.size(), 2U);
   EXPECT_EQ(outcome.steady_state->rounds[1], outcome.runs[1].points.at(0).iops);
