@@ -115,6 +115,7 @@ report::ReportSource measured_series_source(const controller::SeriesOutcome& out
   for (const auto& failed : outcome.failed_runs) {
     source.failures.push_back({"run " + std::to_string(failed.position), failed.error});
   }
+  if (outcome.steady_state) source.steady_state = controller::steady_state_record(*outcome.steady_state);
   return source;
 }
 

@@ -50,21 +50,7 @@ Result<void> ResultsRecorder::record(const results::RunResults& run, const resul
 }
 
 Result<void> ResultsRecorder::record_rounds(const SteadyStateProgress& progress) {
-  if (!json_) return {};
-  const auto& verdict = progress.verdict;
-  return json_->set_steady_state({
-      .figure = std::string(access_specs::to_string(progress.figure)),
-      .max_rounds = progress.max_rounds,
-      .window = static_cast<std::uint32_t>(progress.window),
-      .rounds = progress.rounds,
-      .steady = verdict.steady,
-      .window_first = static_cast<std::uint32_t>(verdict.window_first),
-      .average = verdict.average,
-      .data_excursion = verdict.data_excursion,
-      .slope_excursion = verdict.slope_excursion,
-      .slope = verdict.slope,
-      .reason = verdict.reason,
-  });
+  return json_ ? json_->set_steady_state(steady_state_record(progress)) : Result<void>{};
 }
 
 Result<void> ResultsRecorder::record_failure(const results::FailedRun& failed) {

@@ -119,6 +119,28 @@ void summary(std::string& html, const ReportModel& model) {
   html += "</section>\n";
 }
 
+std::string percent(double fraction) { return fixed(fraction * 100.0, 1) + "%"; }
+
+// Each source run in rounds: what the rule said, and its chart.
+void steady_states(std::string& html, const ReportModel& model) {
+  if (model.steady_states.empty()) return;
+  html += "<section id=\"steady-state\">\n<h2>Steady state</h2>\n";
+  for (const SteadyStateView& view : model.steady_states) {
+    const auto& record = view.record;
+    const std::string window = "rounds " + std::to_string(record.window_first + 1) + "-" +
+                               std::to_string(record.window_first + std::min<std::size_t>(record.window, record.rounds.size()));
+    html += "<p class=\"verdict\">" + escape_xml(view.source) + ": " + escape_xml(record.figure) + " ";
+    html += record.steady ? "steady in round " + std::to_string(record.rounds.size()) + " (" + window + ": average " +
+                                fixed(record.average, 3) + ", range " + percent(record.data_excursion) + ", slope " +
+                                percent(record.slope_excursion) + " of the average)"
+                          : "not steady after " + std::to_string(record.rounds.size()) + " of " +
+                                std::to_string(record.max_rounds) + " rounds: " + escape_xml(record.reason);
+    html += "</p>\n<figure class=\"chart\" id=\"" + escape_xml(view.chart.id) + "\">\n" + render_svg_chart(view.chart) +
+            "</figure>\n";
+  }
+  html += "</section>\n";
+}
+
 void comparison(std::string& html, const ReportModel& model) {
   if (model.comparison.empty()) return;
   html += "<section id=\"comparison\">\n<h2>Comparison: IOPS and ratio to " + escape_xml(model.sources.front().name) +
@@ -186,6 +208,7 @@ std::string render_html_report(const ReportModel& model) {
   html += "<h1>" + escape_xml(model.title) + "</h1>\n<p class=\"note\">" + std::to_string(model.sources.size()) +
           " source(s), " + std::to_string(model.chart_count()) + " charts, made by iomark " IOMARK_VERSION "</p>\n";
   summary(html, model);
+  steady_states(html, model);
   comparison(html, model);
   charts(html, model);
   runs_table(html, model);
@@ -199,11 +222,14 @@ Result<WrittenReport> write_report_files(const ReportModel& model, const std::fi
     std::error_code error;
     std::filesystem::create_directories(*svg_dir, error);
     if (error) return fail(Error(ErrorCode::io_error, "cannot create: " + error.message()).at({svg_dir->string(), 0}));
+    std::vector<const Chart*> charts;
+    for (const auto& view : model.steady_states) charts.push_back(&view.chart);
     for (const auto& section : model.sections) {
-      for (const auto& chart : section.charts) {
-        if (auto written = write_file(*svg_dir / (chart.id + ".svg"), render_svg_chart(chart)); !written) {
-          return fail(std::move(written.error()));
-        }
+      for (const auto& chart : section.charts) charts.push_back(&chart);
+    }
+    for (const Chart* chart : charts) {
+      if (auto written = write_file(*svg_dir / (chart->id + ".svg"), render_svg_chart(*chart)); !written) {
+        return fail(std::move(written.error()));
       }
     }
   }

@@ -290,10 +290,48 @@ std::string slug(std::string_view text) {
 }
 
 std::size_t ReportModel::chart_count() const noexcept {
-  std::size_t count = 0;
+  std::size_t count = steady_states.size();
   for (const auto& section : sections) count += section.charts.size();
   return count;
 }
+
+namespace {
+
+std::string figure_title(const std::string& figure) {
+  if (figure == "iops") return "IOPS";
+  if (figure == "mbps") return "MB/s";
+  if (figure == "avg") return "average response time, ms";
+  if (figure == "p99") return "99th percentile response time, ms";
+  return figure;
+}
+
+// Rounds 1..n and, over the window, what SNIA's steady-state plots draw: the average, 110% and
+// 90% of it, and the least-squares line.
+SteadyStateView steady_state_view(const ReportSource& source, ChartIds& ids) {
+  const auto& record = *source.steady_state;
+  const auto label = figure_title(record.figure);
+  Chart chart{ids.make("steady-state", source.name), "Steady state: " + label + " per round", "round", label,
+              XScale::linear, {}, {}};
+  ChartCurve rounds{label, {}};
+  for (std::size_t r = 0; r < record.rounds.size(); ++r) {
+    rounds.points.push_back({static_cast<double>(r + 1), record.rounds[r]});
+  }
+  chart.curves.push_back(std::move(rounds));
+  if (record.window >= 2 && record.rounds.size() >= record.window && record.average > 0) {
+    const double first = static_cast<double>(record.window_first + 1);
+    const double last = static_cast<double>(record.rounds.size());
+    const auto flat = [&](std::string name, double y) { return ChartCurve{std::move(name), {{first, y}, {last, y}}}; };
+    chart.curves.push_back(flat("window average", record.average));
+    chart.curves.push_back(flat("110% of the average", record.average * 1.1));
+    chart.curves.push_back(flat("90% of the average", record.average * 0.9));
+    // The least-squares line through the window, centred on its average.
+    const double half_span = record.slope * (last - first) / 2;
+    chart.curves.push_back({"least-squares line", {{first, record.average - half_span}, {last, record.average + half_span}}});
+  }
+  return {source.name, record, std::move(chart)};
+}
+
+}  // namespace
 
 ReportModel build_report(std::vector<ReportSource> sources, std::string title) {
   ReportModel model;
@@ -309,6 +347,9 @@ ReportModel build_report(std::vector<ReportSource> sources, std::string title) {
   }
   const bool several_sources = model.sources.size() > 1;
   ChartIds ids;
+  for (const ReportSource& source : model.sources) {
+    if (source.steady_state) model.steady_states.push_back(steady_state_view(source, ids));
+  }
   for (const std::string& spec : specs) {
     std::vector<SpecCurves> per_source;
     for (const ReportSource& source : model.sources) {

@@ -87,6 +87,7 @@ ReportSource report_source(const results::SeriesResults& series, std::string nam
     source.failures.push_back({"run " + std::to_string(failed.position), failed.error});
   }
   source.points = results::run_points(series);
+  source.steady_state = series.steady_state;
   return source;
 }
 

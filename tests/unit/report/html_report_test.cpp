@@ -93,6 +93,28 @@ TEST(RenderHtmlReport, SeriesOfOneDescriptionShareASummaryRow) {
   EXPECT_NE(html.find("rowspan=\"2\""), std::string::npos);
 }
 
+TEST(RenderHtmlReport, TheSteadyStateVerdictAndItsChart) {
+  ReportSource source;
+  source.name = "steady.json";
+  source.points = {all_point(0, "4K write", 32, 900), all_point(1, "4K write", 32, 950)};
+  source.steady_state = results::SteadyStateRecord{
+      .figure = "iops", .max_rounds = 6, .window = 5, .rounds = {900, 950}, .reason = "2 of 5 rounds; 3 more needed"};
+  auto html = render_html_report(build_report({source}, "rounds"));
+  EXPECT_EQ(count_of(html, "<section id=\"steady-state\">"), 1U);
+  EXPECT_NE(html.find("steady.json: iops not steady after 2 of 6 rounds: 2 of 5 rounds; 3 more needed"), std::string::npos);
+  EXPECT_NE(html.find("id=\"steady-state-steady-json\""), std::string::npos);
+
+  source.steady_state = results::SteadyStateRecord{.figure = "iops", .max_rounds = 6, .window = 5,
+                                                   .rounds = {900, 1000, 1010, 990, 1000, 1000}, .steady = true,
+                                                   .window_first = 1, .average = 1000, .data_excursion = 0.02,
+                                                   .slope_excursion = 0.004, .slope = -1, .reason = ""};
+  html = render_html_report(build_report({source}, "rounds"));
+  EXPECT_NE(html.find("steady.json: iops steady in round 6 (rounds 2-6: average 1000.000, range 2.0%, slope 0.4% of the "
+                      "average)"),
+            std::string::npos);
+  EXPECT_EQ(count_of(render_html_report(two_source_model("spec")), "steady-state"), 0U);
+}
+
 TEST(WriteReportFiles, TheHtmlAndOneSvgPerChart) {
   const auto dir = std::filesystem::temp_directory_path() / ("iomark-report-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
@@ -113,6 +135,16 @@ TEST(WriteReportFiles, TheHtmlAndOneSvgPerChart) {
   }
   EXPECT_EQ(files, model.chart_count());
   EXPECT_EQ(std::filesystem::file_size(dir / "report.html"), again->html_bytes);
+
+  // A source run in rounds adds its steady-state chart to the folder.
+  auto sources = model.sources;
+  sources.front().steady_state = results::SteadyStateRecord{.figure = "avg", .rounds = {0.5, 0.6}};
+  const auto with_rounds = build_report(sources, "rounds");
+  ASSERT_TRUE(write_report_files(with_rounds, dir / "rounds.html", dir / "svg-rounds"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "svg-rounds" / (with_rounds.steady_states.front().chart.id + ".svg")));
+  EXPECT_EQ(static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir / "svg-rounds"),
+                                                   std::filesystem::directory_iterator())),
+            with_rounds.chart_count());
   std::filesystem::remove_all(dir);
 }
 

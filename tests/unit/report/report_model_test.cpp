@@ -197,6 +197,46 @@ TEST(BuildReport, LatencyPercentilesOrBinsAtMostEightRunsPerSource) {
   EXPECT_NE(find_chart(section, "s-p99-ms"), nullptr);
 }
 
+TEST(BuildReport, ASourceRunInRoundsGetsItsSteadyStateChartAsSniaDrawsIt) {
+  auto rounds = two_manager_source("steady.json", 1000);
+  rounds.steady_state = results::SteadyStateRecord{.figure = "iops",
+                                                   .max_rounds = 25,
+                                                   .window = 5,
+                                                   .rounds = {1500, 1100, 1000, 1010, 990, 1000, 1000},
+                                                   .steady = true,
+                                                   .window_first = 2,
+                                                   .average = 1000,
+                                                   .data_excursion = 0.02,
+                                                   .slope_excursion = 0.0,
+                                                   .slope = 0,
+                                                   .reason = ""};
+  const auto model = build_report({two_manager_source("plain.csv", 1000), rounds}, "");
+  ASSERT_EQ(model.steady_states.size(), 1U) << "only the source run in rounds";
+  const auto& view = model.steady_states.front();
+  EXPECT_EQ(view.source, "steady.json");
+  EXPECT_EQ(view.chart.id, "steady-state-steady-json");
+  EXPECT_EQ(view.chart.x_scale, XScale::linear);
+  EXPECT_EQ(view.chart.y_label, "IOPS");
+  ASSERT_EQ(view.chart.curves.size(), 5U);
+  EXPECT_EQ(view.chart.curves[0].points.size(), 7U);
+  EXPECT_EQ(view.chart.curves[0].points[0], (ChartPoint{1, 1500}));
+  // The window is rounds 3-7: its average, 110% and 90% of it.
+  EXPECT_EQ(view.chart.curves[1].points, (std::vector<ChartPoint>{{3, 1000}, {7, 1000}}));
+  EXPECT_EQ(view.chart.curves[2].points, (std::vector<ChartPoint>{{3, 1100}, {7, 1100}}));
+  EXPECT_EQ(view.chart.curves[3].points, (std::vector<ChartPoint>{{3, 900}, {7, 900}}));
+  EXPECT_EQ(view.chart.curves[4].label, "least-squares line");
+  EXPECT_EQ(view.chart.curves[4].points, (std::vector<ChartPoint>{{3, 1000}, {7, 1000}})) << "slope 0: flat";
+  EXPECT_EQ(model.chart_count(), 1 + model.sections.front().charts.size());
+
+  rounds.steady_state->slope = -2.5;  // the line falls 10 over the 4 rounds of the window
+  EXPECT_EQ(build_report({rounds}, "").steady_states.front().chart.curves[4].points,
+            (std::vector<ChartPoint>{{3, 1005}, {7, 995}}));
+
+  rounds.steady_state->rounds.resize(3);  // the window not full yet: the rounds alone
+  rounds.steady_state->steady = false;
+  EXPECT_EQ(build_report({rounds}, "").steady_states.front().chart.curves.size(), 1U);
+}
+
 TEST(ChartIds, UniqueEvenWhenSpecsSlugAlike) {
   const auto model = build_report({source_of("x", {point(0, "4K Read", "", 1, 1), point(1, "4k-read", "", 1, 1)})}, "");
   ASSERT_EQ(model.sections.size(), 2U);

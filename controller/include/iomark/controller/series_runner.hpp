@@ -93,6 +93,9 @@ struct SeriesPlan {
   std::optional<SteadyStateRounds> steady_state{};  // unset: every run once
 };
 
+// The rounds and their verdict as the results keep them (the JSON's steady_state).
+[[nodiscard]] results::SteadyStateRecord steady_state_record(const SteadyStateProgress& progress);
+
 // The rounds a request asks for: --steady-state judges the last run of each round. Unset
 // when the request runs each run once.
 [[nodiscard]] std::optional<SteadyStateRounds> steady_state_rounds(const access_specs::RunRequest& request,

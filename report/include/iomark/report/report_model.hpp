@@ -2,6 +2,8 @@
 // with their axes), the comparison of several sources and the summary, all as plain values
 // built from ReportSource lists. svg_chart.hpp and html_report.hpp only render them.
 //
+// Per source run in rounds (--steady-state): its figure per round and, over the window, its
+// average, 110% and 90% of it and the least-squares line, as SNIA's steady-state plots draw.
 // Per access spec (in order of first appearance): IOPS, average and p99 response time, MB/s
 // and CPU against outstanding I/Os on a log2 axis, one curve per source's ALL rows and, for a
 // source with several managers, one per manager; the IOPS ratio to the first source when
@@ -72,9 +74,18 @@ struct ComparisonRow {
   std::vector<std::optional<double>> ratio;  // one per source; the first is 1 where it exists
 };
 
+// The steady-state rounds of one source: the verdict, and the tracked figure per round with
+// the window's average, 110% and 90% of it and the least-squares line (docs/characterize.md).
+struct SteadyStateView {
+  std::string source;
+  results::SteadyStateRecord record;
+  Chart chart;
+};
+
 struct ReportModel {
   std::string title;
   std::vector<ReportSource> sources;
+  std::vector<SteadyStateView> steady_states;  // one per source run in rounds
   std::vector<SpecSection> sections;
   std::vector<ComparisonRow> comparison;  // empty for a single source
   std::size_t runs_without_queue_depth{};  // ALL points left off the charts (workers' QDs differ)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,9 @@ struct ReportSource {
   std::vector<SourceFailure> failures;
   // Every completed run: its ALL point, then one point per manager (results::run_points).
   std::vector<results::RunPoint> points;
+  // A series run in rounds until a figure was steady (iomark run --steady-state): the JSON's
+  // record, or the series just measured.
+  std::optional<results::SteadyStateRecord> steady_state{};
 };
 
 // A source from a results file's text: iomark JSON when its first non-blank character is
