@@ -53,6 +53,8 @@ BasicIoCounters<Histogram> BasicIoCounters<Histogram>::since(const BasicIoCounte
   interval.writes = writes.since(earlier.writes);
   interval.transactions = transactions.since(earlier.transactions);
   interval.connections = connections.since(earlier.connections);
+  interval.service = service.since(earlier.service);
+  interval.issue_lag = issue_lag.since(earlier.issue_lag);
   interval.read_errors = minus(read_errors, earlier.read_errors);
   interval.write_errors = minus(write_errors, earlier.write_errors);
   interval.latency = latency.since(earlier.latency);
@@ -71,6 +73,8 @@ void BasicIoCounters<Histogram>::merge(const BasicIoCounters& other) noexcept(kF
   writes.merge(other.writes);
   transactions.merge(other.transactions);
   connections.merge(other.connections);
+  service.merge(other.service);
+  issue_lag.merge(other.issue_lag);
   read_errors += other.read_errors;
   write_errors += other.write_errors;
   latency.merge(other.latency);
@@ -80,9 +84,9 @@ template struct BasicIoCounters<LatencyHistogram>;
 template struct BasicIoCounters<CompactLatencyHistogram>;
 
 IoCounters compact_counters(const WorkerIoCounters& counters) {
-  return {counters.bytes_read,  counters.bytes_written, counters.reads,       counters.writes,
-          counters.transactions, counters.connections,  counters.read_errors, counters.write_errors,
-          CompactLatencyHistogram(counters.latency)};
+  return {counters.bytes_read,   counters.bytes_written, counters.reads,       counters.writes,
+          counters.transactions, counters.connections,   counters.service,     counters.issue_lag,
+          counters.read_errors,  counters.write_errors,  CompactLatencyHistogram(counters.latency)};
 }
 
 }  // namespace iomark

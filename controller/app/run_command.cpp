@@ -99,6 +99,12 @@ class ConsoleObserver final : public controller::SeriesObserver {
     progress_.keep(fmt::format("  done: {:.0f} IOPS, {:.2f} MB/s, avg {:.3f} ms, max {:.3f} ms, {} errors",
                                all.rates.iops, all.rates.mb_per_s, all.average_response_ms(), all.maximum_response_ms(),
                                all.counters.error_count()));
+    if (all.rate_controlled()) {
+      progress_.keep(fmt::format("  on schedule: issued avg {:.3f} ms late (max {:.3f} ms); from issue avg {:.3f} ms, "
+                                 "max {:.3f} ms",
+                                 all.average_issue_lag_ms(), all.maximum_issue_lag_ms(), all.average_service_ms(),
+                                 all.maximum_service_ms()));
+    }
   }
 
   void run_failed(std::size_t, const controller::RunPlan&, const Error& error) override {

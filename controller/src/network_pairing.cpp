@@ -66,11 +66,11 @@ protocol::WorkerAssignment end_of_pair(const PairRequest& pair, protocol::Networ
   return worker;
 }
 
+}  // namespace
+
 bool is_dynamo(const protocol::Inventory& inventory) {
   return inventory.engines.size() == 1 && inventory.engines.front() == kDynamoEngine;
 }
-
-}  // namespace
 
 bool is_loopback(std::string_view address) {
   const auto value = ipv4_value(address);

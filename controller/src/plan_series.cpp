@@ -318,6 +318,11 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
       if (!manager_run.assignment.workers.empty()) run.managers.push_back(std::move(manager_run));
     }
     for (const auto& pair : pairs) add_network_pair(run, pair);
+    if (options.request.rate_iops) {
+      if (auto shared = run_builder::share_rate_iops(run.managers, *options.request.rate_iops); !shared) {
+        return fail(shared.error());
+      }
+    }
     series.runs.push_back(std::move(run));
   }
   series.steady_state = steady_state_rounds(options.request, series.runs.size());

@@ -100,6 +100,11 @@ Result<SeriesPlan> quick_series(const access_specs::RunRequest& request, const s
       if (!pair) return fail(pair.error());
       add_network_pair(run, *pair);
     }
+    if (request.rate_iops) {
+      if (auto shared = run_builder::share_rate_iops(run.managers, *request.rate_iops); !shared) {
+        return fail(shared.error());
+      }
+    }
     series.runs.push_back(std::move(run));
   }
   series.steady_state = steady_state_rounds(request, series.runs.size());

@@ -69,6 +69,10 @@ class SeriesDriver {
         driver_(links, series, observer, recorder, stop) {}
 
   SeriesOutcome run() {
+    if (auto fits = dynamo_can_run(); !fits) {
+      stopped(fits.error());
+      return std::move(outcome_);
+    }
     if (auto begun = recorder_.begin(series_); !begun) {
       stopped(begun.error());
       return std::move(outcome_);
@@ -232,6 +236,32 @@ class SeriesDriver {
       if (!links_[manager.manager]->is_open()) closed.push_back(manager.manager);
     }
     return closed;
+  }
+
+  // What a Dynamo manager cannot do, refused before the first run rather than at the run or
+  // the round it would fail: it keeps no schedule (--rate-iops), and times its I/Os in
+  // IOmeter's 21 bins, which give no p99 to judge rounds on.
+  Result<void> dynamo_can_run() const {
+    for (const auto& run : series_.runs) {
+      for (const auto& manager : run.managers) {
+        const auto& link = *links_.at(manager.manager);
+        if (!is_dynamo(link.inventory())) continue;
+        if (series_.steady_state && series_.steady_state->figure == access_specs::SteadyFigure::p99_ms) {
+          return fail(Error(ErrorCode::unsupported, "Dynamo '" + link.name() +
+                                                        "' reports no percentiles: judge the rounds on iops, mbps "
+                                                        "or avg")
+                          .in_field("--steady-state"));
+        }
+        for (const auto& worker : manager.assignment.workers) {
+          if (worker.rate_iops != 0) {
+            return fail(Error(ErrorCode::unsupported, "Dynamo '" + link.name() + "' (worker '" + worker.name +
+                                                          "') keeps no schedule: only iomark agents run at a rate")
+                            .in_field("--rate-iops"));
+          }
+        }
+      }
+    }
+    return {};
   }
 
   void stopped(Error error, StopCause cause = StopCause::failure) {

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <utility>
 
 #include "iomark/common/utf8.hpp"
@@ -148,6 +149,17 @@ bool Checker::rate(double value, const FieldPath& where) {
   if (!ok()) return false;
   if (!(std::isfinite(value) && value >= 0.0)) {
     return fail(ErrorCode::invalid_argument, where, "is " + std::to_string(value) + ", must be finite and >= 0");
+  }
+  return true;
+}
+
+bool Checker::worker_rate(double value, const FieldPath& where) {
+  if (!rate(value, where)) return false;
+  if (value != 0.0 && (value < kMinWorkerRateIops || value > kMaxWorkerRateIops)) {
+    std::ostringstream reason;
+    reason << "is " << value << " I/Os per second, must be 0 (no rate) or " << kMinWorkerRateIops << " to "
+           << kMaxWorkerRateIops;
+    return fail(ErrorCode::invalid_argument, where, reason.str());
   }
   return true;
 }

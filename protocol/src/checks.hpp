@@ -73,6 +73,8 @@ class Checker {
   bool percent(double value, const FieldPath& where);
   // A finite rate >= 0.
   bool rate(double value, const FieldPath& where);
+  // 0, or kMinWorkerRateIops..kMaxWorkerRateIops.
+  bool worker_rate(double value, const FieldPath& where);
   // A duration in nanoseconds that fits iomark::Nanoseconds.
   bool duration(std::uint64_t value_ns, const FieldPath& where);
 

@@ -87,6 +87,8 @@ void to_wire(const IoCounters& counters, pb::IoCounters& wire) {
   to_wire(counters.writes, *wire.mutable_writes());
   to_wire(counters.transactions, *wire.mutable_transactions());
   to_wire(counters.connections, *wire.mutable_connections());
+  to_wire(counters.service, *wire.mutable_service());
+  to_wire(counters.issue_lag, *wire.mutable_issue_lag());
   wire.set_read_errors(counters.read_errors);
   wire.set_write_errors(counters.write_errors);
   to_wire(counters.latency, *wire.mutable_latency());
@@ -99,6 +101,8 @@ void read_counters(const pb::IoCounters& wire, Checker& check, const FieldPath& 
   counters.writes = from_wire(wire.writes(), check, path / "writes");
   counters.transactions = from_wire(wire.transactions(), check, path / "transactions");
   counters.connections = from_wire(wire.connections(), check, path / "connections");
+  counters.service = from_wire(wire.service(), check, path / "service");
+  counters.issue_lag = from_wire(wire.issue_lag(), check, path / "issue_lag");
   counters.read_errors = wire.read_errors();
   counters.write_errors = wire.write_errors();
   counters.latency = from_wire(wire.latency(), check, path / "latency");

@@ -284,6 +284,7 @@ void to_wire(const WorkerAssignment& worker, pb::WorkerAssignment& wire) {
   to_wire(worker.spec, *wire.mutable_spec());
   wire.mutable_targets()->Reserve(static_cast<int>(worker.targets.size()));
   for (const auto& target : worker.targets) to_wire(target, *wire.add_targets());
+  wire.set_rate_iops(worker.rate_iops);
 }
 
 WorkerAssignment from_wire(const pb::WorkerAssignment& wire, Checker& check, const FieldPath& path) {
@@ -295,6 +296,8 @@ WorkerAssignment from_wire(const pb::WorkerAssignment& wire, Checker& check, con
     check.in_range(*worker.cpu, 0, kMaxCpus - 1, path / "cpu");
   }
   worker.spec = from_wire(wire.spec(), check, path / "spec");
+  worker.rate_iops = wire.rate_iops();
+  check.worker_rate(worker.rate_iops, path / "rate_iops");
   if (!check.count(wire.targets_size(), 1, kMaxTargetsPerWorker, path / "targets")) return worker;
   worker.targets.reserve(static_cast<std::size_t>(wire.targets_size()));
   for (int i = 0; i < wire.targets_size() && check.ok(); ++i) {

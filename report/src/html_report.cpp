@@ -173,7 +173,8 @@ void charts(std::string& html, const ReportModel& model) {
 void runs_table(std::string& html, const ReportModel& model) {
   html += "<section id=\"runs\">\n<h2>Every run</h2>\n<table class=\"runs\">\n<tr><th>source</th><th>series</th>"
           "<th>run</th><th>description</th><th>access spec</th><th>QD</th><th>IOPS</th><th>MB/s</th><th>avg ms</th>"
-          "<th>p99 ms</th><th>max ms</th><th>CPU %</th><th>errors</th></tr>\n";
+          "<th>p99 ms</th><th>max ms</th><th>avg from issue ms</th><th>avg issue lag ms</th><th>CPU %</th>"
+          "<th>errors</th></tr>\n";
   for (const ReportSource& source : model.sources) {
     const std::string source_cell = cell(source.name);
     for (const auto& point : source.points) {
@@ -183,7 +184,8 @@ void runs_table(std::string& html, const ReportModel& model) {
               number_cell(point.queue_depth ? std::to_string(*point.queue_depth) : std::string("-")) +
               number_cell(fixed(point.iops, 1)) + number_cell(fixed(point.mb_per_s, 2)) +
               number_cell(fixed(point.average_response_ms, 3)) + number_cell(fixed(point.p99_response_ms, 3)) +
-              number_cell(fixed(point.maximum_response_ms, 3)) + number_cell(fixed(point.cpu_percent, 1)) +
+              number_cell(fixed(point.maximum_response_ms, 3)) + number_cell(fixed(point.average_service_ms, 3)) +
+              number_cell(fixed(point.average_issue_lag_ms, 3)) + number_cell(fixed(point.cpu_percent, 1)) +
               number_cell(std::to_string(point.errors)) + "</tr>\n";
     }
   }

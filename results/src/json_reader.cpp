@@ -233,6 +233,13 @@ IoCounters read_counters(Decoder& d, const Json& json, const std::string& path) 
   if (const Json* connections = d.member(json, "connections", path)) {
     counters.connections = read_totals(d, *connections, path + ".connections");
   }
+  // Rate-controlled runs only.
+  if (const Json* service = d.nullable(json, "service")) {
+    counters.service = read_totals(d, *service, path + ".service");
+  }
+  if (const Json* issue_lag = d.nullable(json, "issue_lag")) {
+    counters.issue_lag = read_totals(d, *issue_lag, path + ".issue_lag");
+  }
   counters.read_errors = d.u64(json, "read_errors", path);
   counters.write_errors = d.u64(json, "write_errors", path);
   if (const Json* latency = d.member(json, "latency", path)) {

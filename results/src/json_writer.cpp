@@ -33,14 +33,18 @@ Json histogram_json(const CompactLatencyHistogram& histogram) {
 
 // Every counter except the histogram.
 Json scalar_counters_json(const IoCounters& counters) {
-  return Json{{"bytes_read", counters.bytes_read},
-              {"bytes_written", counters.bytes_written},
-              {"reads", totals_json(counters.reads)},
-              {"writes", totals_json(counters.writes)},
-              {"transactions", totals_json(counters.transactions)},
-              {"connections", totals_json(counters.connections)},
-              {"read_errors", counters.read_errors},
-              {"write_errors", counters.write_errors}};
+  Json json{{"bytes_read", counters.bytes_read},
+            {"bytes_written", counters.bytes_written},
+            {"reads", totals_json(counters.reads)},
+            {"writes", totals_json(counters.writes)},
+            {"transactions", totals_json(counters.transactions)},
+            {"connections", totals_json(counters.connections)},
+            {"read_errors", counters.read_errors},
+            {"write_errors", counters.write_errors}};
+  // Rate-controlled runs only: other documents stay as they were.
+  if (counters.service.count != 0) json["service"] = totals_json(counters.service);
+  if (counters.issue_lag.count != 0) json["issue_lag"] = totals_json(counters.issue_lag);
+  return json;
 }
 
 Json counters_json(const IoCounters& counters) {
@@ -115,6 +119,12 @@ Json summary_json(const Summary& s) {
             {"starting_sector", optional_number(s.starting_sector)},
             {"maximum_size_sectors", optional_number(s.maximum_size_sectors)},
             {"queue_depth", optional_number(s.queue_depth)}};
+  if (s.rate_controlled()) {
+    json["average_service_ms"] = s.average_service_ms();
+    json["maximum_service_ms"] = s.maximum_service_ms();
+    json["average_issue_lag_ms"] = s.average_issue_lag_ms();
+    json["maximum_issue_lag_ms"] = s.maximum_issue_lag_ms();
+  }
   if (s.cpu) {
     json["cpu"] = cpu_json(*s.cpu);
     json["cpu_effectiveness"] = s.cpu_effectiveness();

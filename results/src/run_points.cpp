@@ -30,6 +30,10 @@ RunPoint point_of(const Summary& summary, std::size_t series_index, std::size_t 
   if (percentiles_known && summary.counters.latency.count() > 0) {
     point.p99_response_ms = to_ms(summary.counters.latency.percentile(99.0));
   }
+  if (summary.rate_controlled()) {
+    point.average_service_ms = summary.average_service_ms();
+    point.average_issue_lag_ms = summary.average_issue_lag_ms();
+  }
   if (summary.cpu) point.cpu_percent = summary.cpu->total_percent;
   point.errors = summary.counters.error_count();
   point.latency = latency_profile(summary.counters.latency);

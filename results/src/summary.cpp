@@ -132,6 +132,14 @@ double Summary::maximum_read_ms() const noexcept { return to_ms(counters.reads.m
 double Summary::maximum_write_ms() const noexcept { return to_ms(counters.writes.max_ns); }
 double Summary::maximum_transaction_ms() const noexcept { return to_ms(counters.transactions.max_ns); }
 double Summary::maximum_connection_ms() const noexcept { return to_ms(counters.connections.max_ns); }
+double Summary::average_service_ms() const noexcept {
+  return mean_ms(counters.service.sum_ns, counters.service.count);
+}
+double Summary::maximum_service_ms() const noexcept { return to_ms(counters.service.max_ns); }
+double Summary::average_issue_lag_ms() const noexcept {
+  return mean_ms(counters.issue_lag.sum_ns, counters.issue_lag.count);
+}
+double Summary::maximum_issue_lag_ms() const noexcept { return to_ms(counters.issue_lag.max_ns); }
 
 double Summary::cpu_effectiveness() const noexcept {
   if (!cpu || cpu->total_percent == 0.0) return 0.0;

@@ -1,10 +1,45 @@
 #include "iomark/run_builder/run_builder.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 #include "iomark/common/seed.hpp"
 
 namespace iomark::run_builder {
+
+namespace {
+
+bool is_disk_worker(const protocol::WorkerAssignment& worker) {
+  return !worker.targets.empty() && !worker.targets.front().network;
+}
+
+}  // namespace
+
+Result<void> share_rate_iops(std::span<ManagerWork> managers, double rate_iops) {
+  std::size_t disk_workers = 0;
+  for (const auto& manager : managers) {
+    disk_workers += static_cast<std::size_t>(
+        std::count_if(manager.assignment.workers.begin(), manager.assignment.workers.end(), is_disk_worker));
+  }
+  const auto refuse = [](std::string reason) {
+    return fail(Error(ErrorCode::invalid_argument, std::move(reason)).in_field("--rate-iops"));
+  };
+  if (disk_workers == 0) return refuse("the run has no disk worker to give a rate to");
+  const double share = rate_iops / static_cast<double>(disk_workers);
+  if (!(share >= protocol::kMinWorkerRateIops && share <= protocol::kMaxWorkerRateIops)) {
+    std::ostringstream reason;
+    reason << rate_iops << " I/Os per second over " << disk_workers << " disk workers is " << share
+           << " each; a worker's share must be " << protocol::kMinWorkerRateIops << " to "
+           << protocol::kMaxWorkerRateIops;
+    return refuse(reason.str());
+  }
+  for (auto& manager : managers) {
+    for (auto& worker : manager.assignment.workers) {
+      if (is_disk_worker(worker)) worker.rate_iops = share;
+    }
+  }
+  return {};
+}
 
 std::uint64_t RunBuilder::seed(std::optional<std::uint64_t> fixed) { return fixed.value_or(fresh_seed(++salt_)); }
 

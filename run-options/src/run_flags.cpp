@@ -188,6 +188,13 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
         ->check(fixed_limits(kMinSteadyRounds, kMaxSteadyRounds))
         ->needs(steady)
         ->group(group(kTimingGroup));
+    command
+        .add_option("--rate-iops", flags.rate_iops,
+                    "Issue this many I/Os per second, every manager together, on a schedule; latencies "
+                    "count from each I/O's scheduled time")
+        ->type_name("IOPS")
+        ->check(CLI::PositiveNumber)
+        ->group(group(kTimingGroup));
   }
 
   const char* results_help = series ? "IOmeter results.csv to append to (\"\" for none)"

@@ -48,6 +48,7 @@ Result<access_specs::RunRequest> make_run_request(const RunFlags& flags) {
       .results_json = flags.results_json,
       .results_timeseries = flags.results_timeseries,
       .steady_state = steady_state,
+      .rate_iops = flags.rate_iops,
   };
 }
 

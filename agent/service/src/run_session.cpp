@@ -136,7 +136,8 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
       continue;
     }
     WorkerSlot slot{worker, {}, nullptr, nullptr, {}};
-    WorkerOptions options{worker.name, worker.cpu, worker.spec, worker.data_pattern, worker.data_reduction, {}};
+    WorkerOptions options{worker.name,           worker.cpu, worker.spec, worker.data_pattern,
+                          worker.data_reduction, {},         worker.rate_iops};
     std::uint32_t queue_depth = 0;
     for (const auto& target : worker.targets) {
       const auto authorized = targets::authorize_target(target.path, targets::AccessMode::read_write, policy);
@@ -401,7 +402,13 @@ Result<RunAssignment> run_assignment_of(const protocol::Assignment& assignment) 
     // worker too, so every target of a worker carries the same value.
     mapped.data_pattern = worker.targets.front().data_pattern;
     mapped.data_reduction = worker.targets.front().data_reduction;
+    mapped.rate_iops = worker.rate_iops;
     if (const auto& first = worker.targets.front(); first.network) {
+      if (worker.rate_iops != 0) {
+        return fail(Error(ErrorCode::unsupported, "worker \"" + worker.name +
+                                                      "\": rate control (--rate-iops) drives disk workers only")
+                        .in_field("assignment.workers.rate_iops"));
+      }
       if (worker.targets.size() != 1) {
         return fail(Error(ErrorCode::unsupported, "worker \"" + worker.name +
                                                       "\": a network worker has exactly one target in this version")

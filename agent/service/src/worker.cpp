@@ -1,9 +1,11 @@
 #include "iomark/agent/worker.hpp"
 
+#include <sys/prctl.h>
 #include <time.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +32,10 @@ Error failure_of(std::string_view what, int error_number, const std::string& wor
 Result<std::unique_ptr<Worker>> Worker::create(WorkerOptions options, std::unique_ptr<engine::IoEngine> engine) {
   if (options.targets.empty()) {
     return fail(ErrorCode::invalid_argument, "worker \"" + options.name + "\" has no target");
+  }
+  if (!(std::isfinite(options.rate_iops) && options.rate_iops >= 0)) {
+    return fail(ErrorCode::invalid_argument, "worker \"" + options.name + "\": the rate must be finite and >= 0, not " +
+                                                 std::to_string(options.rate_iops));
   }
   std::uint32_t slot_count = 0;
   std::uint32_t largest_sector = 512;
@@ -115,6 +121,7 @@ Worker::Worker(WorkerOptions options, std::unique_ptr<engine::IoEngine> engine, 
       workload_(std::move(workload)),
       buffers_(std::move(buffers)),
       clock_(options_.cpu.has_value() && has_invariant_tsc()) {
+  if (options_.rate_iops > 0) rate_period_ns_ = 1e9 / options_.rate_iops;
   const auto slot_count = buffers_.slot_count();
   slots_.resize(slot_count);
   batch_.reserve(slot_count);
@@ -169,12 +176,22 @@ void Worker::run() noexcept {
   // The time a reap returned is also the time the next round plans with: two stamps per round
   // (completion and submission), which matters where each is a clock_gettime.
   auto now = clock_.now_ns();
+  if (rate_period_ns_ > 0) {
+    // A schedule is kept to the nanosecond only if a sleep ends when asked, not up to the
+    // default 50 us of timer slack later.
+    ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+    next_due_ns_ = static_cast<double>(now);
+  }
   while (!stop_requested_.load(std::memory_order_acquire) && !failure_) {
     issue_ready_slots(now);
     publish_if_requested();
     if (failure_) break;
     std::uint64_t wait_ns = kControlPollNs;
     if (held_slot_) wait_ns = std::min(wait_ns, resume_at_ns_ > now ? resume_at_ns_ - now : 0);
+    // An I/O due now waits for a slot, so only one due later shortens the wait.
+    if (rate_period_ns_ > 0 && next_due_ns_ > static_cast<double>(now)) {
+      wait_ns = std::min(wait_ns, static_cast<std::uint64_t>(std::ceil(next_due_ns_ - static_cast<double>(now))));
+    }
     const bool idle = engine_->in_flight() == 0;
     if (idle && blocked_by_other_workers_) {
       // --verify: every block this worker drew is in flight in another worker; draw again soon.
@@ -183,7 +200,8 @@ void Worker::run() noexcept {
       continue;
     }
     if (idle) {
-      // Nothing to reap: only a burst delay can leave every slot idle. Sleep through it.
+      // Nothing to reap: only a burst delay or the rate's schedule leaves every slot idle.
+      // Sleep through it.
       const timespec pause{0, static_cast<long>(wait_ns)};
       ::nanosleep(&pause, nullptr);
       now = clock_.now_ns();
@@ -211,8 +229,11 @@ void Worker::issue_ready_slots(std::uint64_t now_ns) noexcept {
   batch_.clear();
   blocked_by_other_workers_ = false;
   std::uint32_t redraws = 0;
+  const bool scheduled = rate_period_ns_ > 0;
   for (;;) {
     if (held_slot_ && now_ns < resume_at_ns_) break;
+    if (scheduled && next_due_ns_ > static_cast<double>(now_ns)) break;
+    const bool after_delay = held_slot_.has_value();
     const auto slot = held_slot_ ? held_slot_ : workload_.take_slot();
     if (!slot) break;
     const auto step = workload_.next_io(*slot, Nanoseconds(static_cast<std::int64_t>(now_ns)));
@@ -233,6 +254,12 @@ void Worker::issue_ready_slots(std::uint64_t now_ns) noexcept {
         break;
       }
       continue;
+    }
+    if (scheduled) {
+      // A burst delay pauses the schedule: the I/Os it held back are not owed afterwards.
+      if (after_delay) next_due_ns_ = std::max(next_due_ns_, static_cast<double>(resume_at_ns_));
+      state.scheduled_ns = static_cast<std::uint64_t>(next_due_ns_);
+      next_due_ns_ += rate_period_ns_;
     }
     state.target = io.target;
     state.size_bytes = io.size_bytes;
@@ -289,9 +316,16 @@ void Worker::complete(const engine::IoCompletion& completion, std::uint64_t now_
   const bool counts = state.counted && before_record_off;
   if (counts) {
     auto& counters = counters_[state.target];
-    const auto latency_ns = now_ns - state.issued_ns;
+    // Under a schedule an I/O's latency runs from when it was due: a device that stalls keeps
+    // the next I/Os waiting for a slot, and their latency must show it (docs/characterize.md).
+    const auto started_ns = rate_period_ns_ > 0 ? std::min(state.scheduled_ns, state.issued_ns) : state.issued_ns;
+    const auto latency_ns = now_ns - started_ns;
     // A read that returned wrong data failed too (--verify).
     const bool succeeded = transferred && verified;
+    if (succeeded && rate_period_ns_ > 0) {
+      counters.service.add(now_ns - state.issued_ns);
+      counters.issue_lag.add(state.issued_ns - started_ns);
+    }
     if (state.op == engine::IoOp::read) {
       if (succeeded) counters.record_read(state.size_bytes, latency_ns);
       else ++counters.read_errors;

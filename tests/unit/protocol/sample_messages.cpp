@@ -35,6 +35,8 @@ IoCounters sample_counters(std::uint64_t ios, std::uint64_t salt) {
     counters.transactions.add(latency_ns + 10);
   }
   counters.connections.add(1'000'000 + salt);
+  counters.service.add(70'000 + salt);
+  counters.issue_lag.add(3'000 + salt);
   counters.read_errors = 3 + salt;
   counters.write_errors = 5 + salt;
   return counters;
@@ -81,6 +83,7 @@ Assignment sample_assignment() {
   WorkerAssignment first;
   first.name = "Worker 1";
   first.cpu = 3;
+  first.rate_iops = 1234.5;
   first.spec = sample_spec();
   first.targets = {
       {"/dev/sdb", 16, 2'000'000, 2048, access_specs::DataPattern::full_random, std::nullopt, 0xdeadbeefcafef00d,

@@ -375,6 +375,36 @@ TEST(ResultsJson, ASeriesRunInRoundsCarriesItsSteadyStateAndOthersHaveNone) {
   EXPECT_EQ(read_error(document).field(), "steady_state.rounds[2]");
 }
 
+TEST(ResultsJson, ARunAtARateCarriesItsServiceTimesAndLagAndOthersHaveNone) {
+  SeriesResults series = full_series();
+  const Json plain = Json::parse(write_results_json(series));
+  const Json& plain_target = plain.at("runs").at(0).at("managers").at(0).at("workers").at(0).at("targets").at(0);
+  EXPECT_FALSE(plain_target.at("counters").contains("service"));
+  EXPECT_FALSE(plain_target.at("summary").contains("average_issue_lag_ms"));
+
+  auto& counters = series.runs[0].managers[0].workers[0].targets[0].counters;
+  for (std::uint64_t i = 0; i < counters.io_count(); ++i) {
+    counters.service.add(400'000);
+    counters.issue_lag.add(i % 2 == 0 ? 0 : 2'000'000);
+  }
+  const std::string text = write_results_json(series);
+  const auto read = read_results_json(text, "results.json");
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(*read, series);
+  const Json document = Json::parse(text);
+  const Json& target = document.at("runs").at(0).at("managers").at(0).at("workers").at(0).at("targets").at(0);
+  EXPECT_EQ(target.at("counters").at("service").at("max_ns"), 400'000);
+  EXPECT_DOUBLE_EQ(target.at("summary").at("average_service_ms").get<double>(), 0.4);
+  EXPECT_NEAR(target.at("summary").at("average_issue_lag_ms").get<double>(), 1.0, 0.01);
+  EXPECT_DOUBLE_EQ(target.at("summary").at("maximum_issue_lag_ms").get<double>(), 2.0);
+  // Summed into the ALL row as every counter is.
+  EXPECT_DOUBLE_EQ(document.at("runs").at(0).at("summary").at("average_service_ms").get<double>(), 0.4);
+
+  Json bad = document;
+  bad["runs"][0]["managers"][0]["workers"][0]["targets"][0]["counters"]["issue_lag"]["count"] = -1;
+  EXPECT_EQ(read_error(bad).field(), "runs[0].managers[0].workers[0].targets[0].counters.issue_lag.count");
+}
+
 TEST_F(ResultsJsonFileTest, TheSteadyStateRecordOnDiskIsTheLatestRound) {
   SeriesResults series = full_series();
   series.runs.resize(1);

@@ -115,5 +115,36 @@ TEST(RunBuilder, APlanWorkersSectorsAndJournalReachEveryTarget) {
   EXPECT_FALSE(target.network);
 }
 
+TEST(ShareRateIops, EveryDiskWorkerOfEveryManagerGetsAnEqualShare) {
+  RunBuilder builder;
+  auto request = two_targets();
+  std::vector<ManagerWork> managers{builder.requested_work(request, 0, 2, 4), builder.requested_work(request, 1, 2, 4)};
+  protocol::WorkerAssignment network_worker{.name = "Worker 4", .cpu = 0, .spec = request.spec, .targets = {}};
+  network_worker.targets.push_back({});
+  network_worker.targets.back().network = protocol::NetworkEndpoint{};
+  managers[1].assignment.workers.push_back(network_worker);
+  ASSERT_TRUE(share_rate_iops(managers, 6000));
+  for (const auto& manager : managers) {
+    for (const auto& worker : manager.assignment.workers) {
+      EXPECT_EQ(worker.rate_iops, worker.targets.front().network ? 0.0 : 1000.0)
+          << worker.name << ": six disk workers share 6000; a network worker has no schedule";
+    }
+  }
+}
+
+TEST(ShareRateIops, RefusesAShareOutsideTheWorkersLimitsOrNoDiskWorker) {
+  RunBuilder builder;
+  auto request = two_targets();
+  std::vector<ManagerWork> managers{builder.requested_work(request, 0, 2, 4)};
+  const auto tiny = share_rate_iops(managers, 0.01);  // 0.0033 each
+  ASSERT_FALSE(tiny);
+  EXPECT_EQ(tiny.error().field(), "--rate-iops");
+  EXPECT_NE(tiny.error().message().find("3 disk workers"), std::string::npos) << tiny.error().message();
+  EXPECT_FALSE(share_rate_iops(managers, 1e9));
+  std::vector<ManagerWork> none{ManagerWork{}};
+  EXPECT_FALSE(share_rate_iops(none, 100));
+  for (const auto& worker : managers[0].assignment.workers) EXPECT_EQ(worker.rate_iops, 0.0) << "refused: untouched";
+}
+
 }  // namespace
 }  // namespace iomark::run_builder

@@ -271,6 +271,19 @@ TEST(RunRequest, SteadyStateRoundsAreTheSeriesOnly) {
   EXPECT_NE(parse(FrontEnd::agent_run_local, {"--steady-state", "iops"}).refusal, "") << "run-local makes one run";
 }
 
+TEST(RunRequest, ARateIsEveryManagerTogetherAndTheSeriesOnly) {
+  const auto defaults = make_run_request(parse(FrontEnd::controller_run, {}).flags);
+  ASSERT_TRUE(defaults);
+  EXPECT_FALSE(defaults->rate_iops) << "as fast as the outstanding I/Os allow unless asked";
+  const auto asked = make_run_request(parse(FrontEnd::controller_run, {"--rate-iops", "2500.5"}).flags);
+  ASSERT_TRUE(asked);
+  EXPECT_EQ(asked->rate_iops, 2500.5);
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--rate-iops", "0"}).refusal, "");
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--rate-iops", "-5"}).refusal, "");
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--rate-iops", "fast"}).refusal, "");
+  EXPECT_NE(parse(FrontEnd::agent_run_local, {"--rate-iops", "100"}).refusal, "") << "run-local has no schedule";
+}
+
 TEST(QueueDepths, ListWithinTheDescriptor) {
   EXPECT_EQ(parse_queue_depths("1,2,4,8"), (std::vector<std::uint32_t>{1, 2, 4, 8}));
   const auto max = access_specs::field_descriptor(FieldId::outstanding_ios).max_value;

@@ -54,6 +54,9 @@ struct RunRequest {
   std::string results_json{};
   std::string results_timeseries{};
   std::optional<SteadyStateRequest> steady_state{};  // unset: each run once
+  // --rate-iops: I/Os per second of every manager together, issued on a schedule
+  // (docs/characterize.md#rate-control); unset: as fast as the outstanding I/Os allow.
+  std::optional<double> rate_iops{};
 };
 
 }  // namespace iomark::access_specs

@@ -39,6 +39,11 @@ struct BasicIoCounters {
   LatencyTotals writes;        // successful write I/Os
   LatencyTotals transactions;  // request (+ reply) completed
   LatencyTotals connections;   // open + transactions + close (connection-rate mode)
+  // Rate-controlled runs only (--rate-iops; docs/characterize.md#rate-control), where reads,
+  // writes and the histogram time each I/O from the moment its schedule said to issue it:
+  // `service` times it from its actual issue, `issue_lag` from schedule to issue.
+  LatencyTotals service;
+  LatencyTotals issue_lag;
   std::uint64_t read_errors{};
   std::uint64_t write_errors{};
   Histogram latency;           // every successful I/O, reads and writes

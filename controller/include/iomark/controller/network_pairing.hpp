@@ -26,6 +26,8 @@ namespace iomark::controller {
 // network workers exchange Dynamo's bare TCP stream, not the iomark agents' pair protocol
 // (a proof of the pair secret on every connection), so the two cannot be ends of one pair.
 inline constexpr std::string_view kDynamoEngine = "dynamo";
+// Whether a manager is a Dynamo (its inventory lists kDynamoEngine alone).
+[[nodiscard]] bool is_dynamo(const protocol::Inventory& inventory);
 
 // Whether the two ends of a pair speak the same data exchange: both Dynamo 1.1.0 managers or
 // both iomark agents. Errors: unsupported naming the Dynamo end and the agent end.

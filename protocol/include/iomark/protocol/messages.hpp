@@ -67,6 +67,10 @@ inline constexpr std::size_t kMaxTargetCounters = 4096;
 inline constexpr std::uint32_t kMaxSectorBytes = 1U << 20;  // sector and block sizes: powers of 2
 inline constexpr std::size_t kMaxNetworkInterfaces = 256;
 inline constexpr std::size_t kPairSecretBytes = 32;
+// A worker's --rate-iops share: beyond these, the schedule's period (1e9 / rate ns) is either
+// longer than any run or shorter than a clock reading.
+inline constexpr double kMinWorkerRateIops = 0.01;
+inline constexpr double kMaxWorkerRateIops = 1e8;
 
 // ---- Session ------------------------------------------------------------------------
 
@@ -288,6 +292,10 @@ struct WorkerAssignment {
   std::optional<std::uint32_t> cpu;  // pin the worker's thread to this CPU (< kMaxCpus)
   access_specs::AccessSpec spec;     // must pass access_specs::validate()
   std::vector<TargetAssignment> targets;  // 1..kMaxTargetsPerWorker
+  // Open-loop rate control (docs/characterize.md#rate-control): I/Os per second this worker
+  // issues on a schedule, kMinWorkerRateIops..kMaxWorkerRateIops; 0: as fast as its
+  // outstanding I/Os allow.
+  double rate_iops{};
   friend bool operator==(const WorkerAssignment&, const WorkerAssignment&) = default;
 };
 

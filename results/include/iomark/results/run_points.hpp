@@ -60,6 +60,10 @@ struct RunPoint {
   double average_response_ms{};
   double maximum_response_ms{};
   std::optional<double> p99_response_ms;  // only where a histogram exists (not results.csv)
+  // Runs at a rate only (--rate-iops), whose response times count from the schedule: the
+  // average from the actual issue, and how late the I/Os were issued on average.
+  std::optional<double> average_service_ms;
+  std::optional<double> average_issue_lag_ms;
   std::optional<double> cpu_percent;
   std::uint64_t errors{};
   std::uint64_t line{};  // results.csv: the row's 1-based line; 0 otherwise

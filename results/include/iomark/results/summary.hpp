@@ -94,6 +94,14 @@ struct Summary {
   [[nodiscard]] double maximum_write_ms() const noexcept;
   [[nodiscard]] double maximum_transaction_ms() const noexcept;
   [[nodiscard]] double maximum_connection_ms() const noexcept;
+  // Rate-controlled runs (--rate-iops), where the response figures run from each I/O's
+  // scheduled time: whether this row was one, the response time from the actual issue, and how
+  // late the I/Os were issued (docs/characterize.md#rate-control).
+  [[nodiscard]] bool rate_controlled() const noexcept { return counters.service.count != 0; }
+  [[nodiscard]] double average_service_ms() const noexcept;
+  [[nodiscard]] double maximum_service_ms() const noexcept;
+  [[nodiscard]] double average_issue_lag_ms() const noexcept;
+  [[nodiscard]] double maximum_issue_lag_ms() const noexcept;
   // IOps per % of CPU utilisation; 0 without CPU data or at 0 % utilisation.
   [[nodiscard]] double cpu_effectiveness() const noexcept;
 };

@@ -17,6 +17,7 @@
 #include "iomark/access_specs/access_spec.hpp"
 #include "iomark/access_specs/run_request.hpp"
 #include "iomark/access_specs/test_plan.hpp"
+#include "iomark/common/result.hpp"
 #include "iomark/protocol/messages.hpp"
 
 namespace iomark::run_builder {
@@ -52,6 +53,12 @@ struct ManagerWork {
   protocol::Assignment assignment{};  // run_id is set by whoever sends it
   std::vector<protocol::PrepareTarget> prepare{};
 };
+
+// --rate-iops: gives every disk worker of a run an equal share of `rate_iops` (run-wide), so
+// that the managers together issue that many I/Os per second (docs/characterize.md#rate-control).
+// Errors: invalid_argument, field "--rate-iops", when the run has no disk worker or a share
+// falls outside protocol::kMinWorkerRateIops..kMaxWorkerRateIops.
+[[nodiscard]] Result<void> share_rate_iops(std::span<ManagerWork> managers, double rate_iops);
 
 // Lives as long as a series: the seeds it hands out differ from each other, and a path
 // prepared on a manager is not prepared again by a later run.

@@ -64,6 +64,7 @@ struct RunFlags {
   std::string description;
   std::optional<std::string> steady_state;  // controller_run: --steady-state FIGURE
   std::uint32_t max_rounds{25};             // with --steady-state
+  std::optional<double> rate_iops;          // controller_run: --rate-iops, every manager together
 };
 
 // --max-rounds: a steady-state window needs at least 5 rounds (SNIA's rule); more than a

@@ -60,6 +60,7 @@ struct WorkerAssignment {
   std::optional<std::uint64_t> fixed_seed;  // nullopt = a fresh seed per run, as IOmeter
   std::vector<TargetAssignment> targets;  // disk workers
   std::optional<NetworkTarget> network{};  // network workers (then `targets` is empty)
+  double rate_iops{};  // disk workers: WorkerOptions::rate_iops
 };
 
 // The reduction patterns' content family of a target on this host: of the host name and the

@@ -57,6 +57,11 @@ struct WorkerOptions {
   // Set: writes carry this reduction pattern instead of data_pattern.
   std::optional<access_specs::DataReduction> data_reduction;
   std::vector<WorkerTarget> targets;
+  // Open-loop rate control (docs/characterize.md#rate-control): above 0, I/Os are issued on a
+  // schedule of this many per second, whatever the completions do, and reads, writes and the
+  // histogram time each one from its scheduled moment; WorkerIoCounters::service and
+  // issue_lag hold the rest. 0: each completion issues the next I/O, as IOmeter does.
+  double rate_iops{};
 };
 
 struct WorkerResults {
@@ -102,6 +107,7 @@ class Worker {
  private:
   struct SlotState {
     std::uint64_t issued_ns{};
+    std::uint64_t scheduled_ns{};  // rate control: when the schedule said to issue it
     std::uint64_t transaction_started_ns{};
     std::uint32_t target{};
     std::uint32_t size_bytes{};
@@ -147,6 +153,11 @@ class Worker {
   bool blocked_by_other_workers_{};  // --verify: the last issue round found only blocks in flight elsewhere
   std::optional<std::uint32_t> held_slot_;  // taken, waiting for a burst delay to end
   std::uint64_t resume_at_ns_{};
+  // Rate control: the period between two scheduled issues, and when the next one is due
+  // (fractional nanoseconds, so that a rate like 3 per microsecond keeps its average). 0: no
+  // schedule.
+  double rate_period_ns_{};
+  double next_due_ns_{};
   std::uint64_t window_start_ns_{};  // moved past pre-recording completions
   std::uint64_t window_end_ns_{};
   // The worker thread's stamps: through the TSC when the worker is pinned to one CPU.
