@@ -37,6 +37,7 @@ Result<RunSettings> run_settings(const run_options::RunFlags& flags) {
   settings.engine = request->engine;
   settings.buffered = request->buffered;
   settings.test_file_bytes = request->test_file_bytes;
+  settings.steady_state = request->steady_state;
   return settings;
 }
 

@@ -417,7 +417,8 @@ void MainWindow::start() {
   options.manager_map = manager_map(document_->managers(), session_->managers());
   options.request = {.engine = run_settings_.engine,
                      .buffered = run_settings_.buffered,
-                     .test_file_bytes = targets_page_->test_file_bytes()};
+                     .test_file_bytes = targets_page_->test_file_bytes(),
+                     .steady_state = setup_page_->steady_state()};
   auto planned = controller::plan_series(document_->plan(), session_->links(), options);
   if (!planned) {
     report(Severity::error, tr("cannot start: %1").arg(QString::fromStdString(planned.error().describe())));
@@ -448,6 +449,7 @@ void MainWindow::apply(const RunSettings& settings) {
   if (setup != document_->setup()) document_->set_setup(setup);
   if (settings.results_csv) setup_page_->set_results_file(QString::fromStdString(*settings.results_csv));
   if (settings.test_file_bytes) targets_page_->set_test_file_bytes(*settings.test_file_bytes);
+  if (settings.steady_state) setup_page_->set_steady_state(settings.steady_state);
   // Neither has a page of its own: the log says they hold.
   if (!settings.engine.empty() || settings.buffered) {
     report(Severity::info, tr("every series runs with engine %1%2 (command line)")

@@ -8,6 +8,7 @@
 #include "iomark/gui/charts/latency_chart.hpp"
 #include "iomark/gui/charts/live_chart.hpp"
 #include "iomark/gui/charts/qd_chart.hpp"
+#include "iomark/gui/charts/steady_state_chart.hpp"
 #include "iomark/gui/compare/compare_view.hpp"
 #include "iomark/gui/main_window.hpp"
 #include "iomark/gui/session.hpp"
@@ -19,19 +20,22 @@ void add_result_charts(MainWindow& window) {
   auto* live = new LiveChart;
   auto* curves = new QdChart;
   auto* latency = new LatencyChart;
+  auto* steady = new SteadyStateChart;
   add_export_action(*live, QStringLiteral("iomark-live"));
   add_export_action(*curves, QStringLiteral("iomark-qd-curves"));
   add_export_action(*latency, QStringLiteral("iomark-latency"));
   window.add_chart(live, MainWindow::tr("Live"));
   window.add_chart(curves, MainWindow::tr("IOPS and response time vs outstanding I/Os"));
   window.add_chart(latency, MainWindow::tr("Latency of the last run"));
+  window.add_chart(steady, MainWindow::tr("Steady state"));
 
   // The live series is drawn over the seconds since Start.
   auto clock = std::make_shared<QElapsedTimer>();
-  QObject::connect(&session, &Session::series_started, live, [live, curves, latency, clock] {
+  QObject::connect(&session, &Session::series_started, live, [live, curves, latency, steady, clock] {
     live->clear();
     curves->clear();
     latency->clear();
+    steady->clear();
     clock->start();
   });
   QObject::connect(&session, &Session::live, live, [live, clock](const LiveUpdate& update) {
@@ -49,10 +53,18 @@ void add_result_charts(MainWindow& window) {
                                                 .arg(QString::fromStdString(summary.all.spec_name)));
                    });
 
-  // After a series of several runs, its curves are what the user came for.
-  QObject::connect(&session, &Session::series_finished, curves, [&window, curves](results::SeriesOutcome, const QString&) {
-    if (window.session().last_results().runs.size() > 1) window.show_chart(curves);
-  });
+  QObject::connect(&session, &Session::round_judged, steady, &SteadyStateChart::set_record);
+
+  // After a series in rounds, its rounds are what the user came for; after a series of
+  // several runs, its curves.
+  QObject::connect(&session, &Session::series_finished, curves,
+                   [&window, curves, steady](results::SeriesOutcome, const QString&) {
+                     if (steady->record()) {
+                       window.show_chart(steady);
+                     } else if (window.session().last_results().runs.size() > 1) {
+                       window.show_chart(curves);
+                     }
+                   });
 
   window.tabs().addTab(new CompareView, MainWindow::tr("&Compare"));
 }

@@ -80,6 +80,9 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
   for (const int seconds : kIntervals) interval_->addItem(tr("%1 s").arg(seconds), seconds);
   interval_->setToolTip(tr("How often the meters and the live table change"));
   phase_ = new QLabel(tr("No series running."));
+  // Run labels grow long ("round 12: ..." in a steady-state series): wrapped, they never
+  // widen the window past the screen.
+  phase_->setWordWrap(true);
   selected_ = new QLabel;
 
   auto* meters_box = new QGroupBox(tr("Live meters"));

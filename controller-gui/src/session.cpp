@@ -121,6 +121,13 @@ class Session::Observer final : public controller::SeriesObserver {
     });
   }
 
+  void round_judged(const controller::SteadyStateProgress& progress) override {
+    post([rounds = controller::steady_state_record(progress)](Session& session) {
+      session.last_results_.steady_state = rounds;
+      emit session.round_judged(rounds);
+    });
+  }
+
  private:
   // The live update posted to the UI thread and not taken yet.
   struct LatestUpdate {

@@ -20,6 +20,7 @@
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/run_models.hpp"
 #include "iomark/gui/wording.hpp"
+#include "iomark/run_options/run_flags.hpp"
 #include "table_views.hpp"
 
 namespace iomark::gui {
@@ -60,6 +61,21 @@ constexpr TypeCaption kTypes[] = {
     {TestType::cycle_outstanding_ios_and_targets, "Cycle # outstanding I/Os and targets"},
 };
 
+struct FigureCaption {
+  access_specs::SteadyFigure figure;
+  const char* caption;
+};
+
+constexpr FigureCaption kSteadyFigures[] = {
+    {access_specs::SteadyFigure::iops, "IOPS"},
+    {access_specs::SteadyFigure::mb_per_s, "MB/s"},
+    {access_specs::SteadyFigure::average_ms, "Average response time"},
+    {access_specs::SteadyFigure::p99_ms, "99th percentile response time"},
+};
+
+// The steady-state choice's item data when the series runs once, apart from every figure's.
+constexpr int kSteadyStateOff = -1;
+
 }  // namespace
 
 TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(parent), document_(document) {
@@ -96,10 +112,26 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
   metrics_listen_ = new QLineEdit;
   metrics_listen_->setPlaceholderText(tr("none, or [ADDR:]PORT for Prometheus (e.g. 9464)"));
 
+  steady_figure_ = new QComboBox;
+  steady_figure_->setObjectName(QStringLiteral("steady_state"));
+  steady_figure_->addItem(tr("Off: each run once"), kSteadyStateOff);
+  for (const auto& info : kSteadyFigures) steady_figure_->addItem(tr(info.caption), static_cast<int>(info.figure));
+  steady_figure_->setToolTip(tr("Repeat the series in rounds until this figure of its last run is steady: over the "
+                                "last 5 rounds within 20% of their average, and their least-squares line moving "
+                                "less than 10% of it (SNIA's rule; iomark run --steady-state)"));
+  max_rounds_ = new QSpinBox;
+  max_rounds_->setObjectName(QStringLiteral("max_rounds"));
+  max_rounds_->setRange(static_cast<int>(run_options::kMinSteadyRounds), static_cast<int>(run_options::kMaxSteadyRounds));
+  max_rounds_->setValue(static_cast<int>(access_specs::SteadyStateRequest{}.max_rounds));
+  max_rounds_->setToolTip(tr("Rounds the series runs at most when it does not become steady (iomark run --max-rounds)"));
+  max_rounds_->setEnabled(false);
+
   auto* form = new QFormLayout;
   form->addRow(tr("Test description"), description_);
   form->addRow(tr("Run time"), run_time_);
   form->addRow(tr("Ramp-up time"), ramp_up_);
+  form->addRow(tr("Stead&y state"), steady_figure_);
+  form->addRow(tr("Ma&x rounds"), max_rounds_);
   form->addRow(tr("Record results"), record_);
   form->addRow(tr("Append to results file"), results_row);
   form->addRow(tr("Record runs in history"), history_database_);
@@ -140,6 +172,12 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
     connect(combo, &QComboBox::currentIndexChanged, this, &TestSetupPage::store);
   }
   connect(description_, &QLineEdit::textEdited, this, &TestSetupPage::store);
+  // Not the plan's (an .icf has no place for it): it changes only the preview.
+  connect(steady_figure_, &QComboBox::currentIndexChanged, this, [this] {
+    max_rounds_->setEnabled(steady_figure_->currentData().toInt() != kSteadyStateOff);
+    refresh_preview();
+  });
+  connect(max_rounds_, &QSpinBox::valueChanged, this, &TestSetupPage::refresh_preview);
   connect(&document_, &PlanDocument::plan_replaced, this, &TestSetupPage::load);
   connect(&document_, &PlanDocument::setup_changed, this, &TestSetupPage::load);
   connect(&document_, &PlanDocument::topology_changed, this, &TestSetupPage::refresh_preview);
@@ -178,6 +216,19 @@ void TestSetupPage::set_history_database(const QString& path) { history_database
 QString TestSetupPage::metrics_listen() const { return metrics_listen_->text().trimmed(); }
 
 void TestSetupPage::set_metrics_listen(const QString& address) { metrics_listen_->setText(address); }
+
+std::optional<access_specs::SteadyStateRequest> TestSetupPage::steady_state() const {
+  const int figure = steady_figure_->currentData().toInt();
+  if (figure == kSteadyStateOff) return std::nullopt;
+  return access_specs::SteadyStateRequest{.figure = static_cast<access_specs::SteadyFigure>(figure),
+                                          .max_rounds = static_cast<std::uint32_t>(max_rounds_->value())};
+}
+
+void TestSetupPage::set_steady_state(const std::optional<access_specs::SteadyStateRequest>& rounds) {
+  if (rounds) max_rounds_->setValue(clamp_int(rounds->max_rounds));
+  steady_figure_->setCurrentIndex(
+      steady_figure_->findData(rounds ? static_cast<int>(rounds->figure) : kSteadyStateOff));
+}
 
 int TestSetupPage::preview_run_count() const { return preview_->rowCount(); }
 
@@ -243,6 +294,14 @@ void TestSetupPage::refresh_preview() {
     return;
   }
   const double seconds = static_cast<double>(rows->size()) * (setup.run_time_s + setup.ramp_up_s);
+  if (const auto rounds = steady_state()) {
+    preview_summary_->setText(tr("%1 per round, about %2 without preparing test files; until steady, at most %3 "
+                                 "(about %4).")
+                                  .arg(count_text(rows->size(), "run"), duration_text(seconds),
+                                       count_text(rounds->max_rounds, "round"),
+                                       duration_text(seconds * rounds->max_rounds)));
+    return;
+  }
   preview_summary_->setText(tr("%1, about %2 without preparing test files.")
                                 .arg(count_text(rows->size(), "run"), duration_text(seconds)));
 }

@@ -174,7 +174,7 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
   }
   command.add_flag("--buffered-io", flags.buffered, "Use the page cache where O_DIRECT is refused")
       ->group(group(kTimingGroup));
-  if (series) {
+  if (series || front_end == FrontEnd::gui) {
     auto* steady = command
                        .add_option("--steady-state", flags.steady_state,
                                    "Repeat the series in rounds until this figure of its last run is steady "
@@ -188,6 +188,8 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
         ->check(fixed_limits(kMinSteadyRounds, kMaxSteadyRounds))
         ->needs(steady)
         ->group(group(kTimingGroup));
+  }
+  if (series) {
     command
         .add_option("--rate-iops", flags.rate_iops,
                     "Issue this many I/Os per second, every manager together, on a schedule; latencies "

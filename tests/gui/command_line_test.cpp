@@ -31,7 +31,8 @@ GuiFlags parsed(std::vector<std::string> arguments) {
 TEST(GuiCommandLine, RunFlagsLandInThePlanAndThePagesOverThePlansOwn) {
   const auto flags = parsed({kPlan, "--time", "42", "--ramp", "3", "--description", "from the command line",
                              "--results", "/var/tmp/gui-results.csv", "--json", "/var/tmp/gui-results.json",
-                             "--engine", "null", "--buffered-io", "--size", "64M"});
+                             "--engine", "null", "--buffered-io", "--size", "64M", "--steady-state", "avg",
+                             "--max-rounds", "12"});
   EXPECT_EQ(flags.plan, kPlan);
   const auto settings = run_settings(flags.run);
   ASSERT_TRUE(settings) << settings.error().describe();
@@ -49,6 +50,8 @@ TEST(GuiCommandLine, RunFlagsLandInThePlanAndThePagesOverThePlansOwn) {
   EXPECT_EQ(window.run_settings().engine, "null");
   EXPECT_TRUE(window.run_settings().buffered);
   EXPECT_EQ(window.run_settings().results_json, "/var/tmp/gui-results.json");
+  EXPECT_EQ(window.test_setup_page().steady_state(),
+            (access_specs::SteadyStateRequest{.figure = access_specs::SteadyFigure::average_ms, .max_rounds = 12}));
 }
 
 TEST(GuiCommandLine, WithoutRunFlagsThePlanKeepsItsSettings) {
@@ -62,6 +65,7 @@ TEST(GuiCommandLine, WithoutRunFlagsThePlanKeepsItsSettings) {
   EXPECT_EQ(window.document().setup(), before);
   EXPECT_EQ(window.test_setup_page().results_file(), results_file);
   EXPECT_EQ(window.run_settings().engine, "") << "auto: each agent probes";
+  EXPECT_FALSE(window.test_setup_page().steady_state()) << "each run once unless asked";
 }
 
 TEST(GuiCommandLine, LimitsAndSizesAreCheckedBeforeTheWindowOpens) {

@@ -269,6 +269,7 @@ TEST(RunRequest, SteadyStateRoundsAreTheSeriesOnly) {
   EXPECT_NE(parse(FrontEnd::controller_run, {"--steady-state", "iops", "--max-rounds", "4"}).refusal, "")
       << "a window needs 5 rounds";
   EXPECT_NE(parse(FrontEnd::agent_run_local, {"--steady-state", "iops"}).refusal, "") << "run-local makes one run";
+  EXPECT_EQ(parse(FrontEnd::gui, {"--steady-state", "iops", "--max-rounds", "9"}).refusal, "") << "Test Setup's";
 }
 
 TEST(RunRequest, ARateIsEveryManagerTogetherAndTheSeriesOnly) {
@@ -282,6 +283,7 @@ TEST(RunRequest, ARateIsEveryManagerTogetherAndTheSeriesOnly) {
   EXPECT_NE(parse(FrontEnd::controller_run, {"--rate-iops", "-5"}).refusal, "");
   EXPECT_NE(parse(FrontEnd::controller_run, {"--rate-iops", "fast"}).refusal, "");
   EXPECT_NE(parse(FrontEnd::agent_run_local, {"--rate-iops", "100"}).refusal, "") << "run-local has no schedule";
+  EXPECT_NE(parse(FrontEnd::gui, {"--rate-iops", "100"}).refusal, "") << "not in the window yet";
 }
 
 TEST(QueueDepths, ListWithinTheDescriptor) {

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "iomark/access_specs/run_request.hpp"
 #include "iomark/gui/run_models.hpp"
 #include "iomark/gui/topology_model.hpp"
 #include "iomark/protocol/auth.hpp"
@@ -64,6 +65,7 @@ struct RunSettings {
   std::string engine;                       // empty: each agent probes (`--engine auto`)
   bool buffered{false};                     // the page cache where O_DIRECT is refused
   std::optional<std::uint64_t> test_file_bytes;  // Disk Targets: iobw.tst where the maximum size is 0
+  std::optional<access_specs::SteadyStateRequest> steady_state{};  // Test Setup: the series in rounds
 };
 
 class MainWindow : public QMainWindow {

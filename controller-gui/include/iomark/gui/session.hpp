@@ -129,6 +129,9 @@ class Session : public QObject {
   void live(const iomark::gui::LiveUpdate& update);
   void run_finished(std::size_t index, const iomark::results::RunResults& run,
                     const iomark::results::RunSummary& summary);
+  // A round of a steady-state series was judged (controller::SeriesObserver::round_judged):
+  // every round so far and the verdict, as the results keep them; also last_results()'s.
+  void round_judged(const iomark::results::SteadyStateRecord& rounds);
   // `error` is empty when every run completed; `stopped_by_user` says the series ended
   // because stop_series() asked it to (controller::StopCause), not because something failed.
   void series_finished(iomark::results::SeriesOutcome outcome, const QString& error, bool stopped_by_user);

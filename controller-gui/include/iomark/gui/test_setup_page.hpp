@@ -1,6 +1,8 @@
 // The Test Setup tab: description, run and ramp-up times, what is recorded, the cycling test
 // type with its parameters (input limits from the field descriptors), and a preview of the
-// runs the plan expands into. Also where results.csv is appended.
+// runs the plan expands into. Also where results.csv is appended, and whether the series is
+// repeated in rounds until a figure is steady (`iomark run --steady-state`), which an .icf
+// cannot hold: like the results file, it stays on the page for every later Start.
 #pragma once
 
 #include <QWidget>
@@ -9,6 +11,7 @@
 #include <optional>
 
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/access_specs/run_request.hpp"
 #include "iomark/access_specs/test_plan.hpp"
 
 class QComboBox;
@@ -38,6 +41,9 @@ class TestSetupPage : public QWidget {
   void set_history_database(const QString& path);
   [[nodiscard]] QString metrics_listen() const;
   void set_metrics_listen(const QString& address);
+  // The rounds the next Start runs (RunRequest::steady_state); nullopt: each run once.
+  [[nodiscard]] std::optional<access_specs::SteadyStateRequest> steady_state() const;
+  void set_steady_state(const std::optional<access_specs::SteadyStateRequest>& rounds);
   // How many runs the plan makes (the preview's), 0 when it cannot be expanded.
   [[nodiscard]] int preview_run_count() const;
 
@@ -69,6 +75,8 @@ class TestSetupPage : public QWidget {
   QLineEdit* results_file_{};
   QLineEdit* history_database_{};
   QLineEdit* metrics_listen_{};
+  QComboBox* steady_figure_{};
+  QSpinBox* max_rounds_{};
   QLabel* preview_summary_{};
   QTableView* preview_view_{};
   RunPreviewModel* preview_{};

@@ -62,7 +62,7 @@ struct RunFlags {
   std::string results_json;  // "-": standard output
   std::string results_timeseries;  // controller_run only
   std::string description;
-  std::optional<std::string> steady_state;  // controller_run: --steady-state FIGURE
+  std::optional<std::string> steady_state;  // controller_run, gui: --steady-state FIGURE
   std::uint32_t max_rounds{25};             // with --steady-state
   std::optional<double> rate_iops;          // controller_run: --rate-iops, every manager together
 };
