@@ -12,23 +12,11 @@
 #   those from the second round after it at 500 (the first may hold a few pre-cliff I/Os).
 # The device and the cgroup are removed at exit, even on failure; the runs are stopped by PID.
 # Root, /sys/class/zram-control and a cgroup I/O controller needed; skipped with the reason
-# otherwise.
+# otherwise. The device, the cgroup and the throttle are throttled_device.sh's.
 # usage: throttled_steady_state_test.sh IOMARK
 iomark=$1
-skip() { echo "throttled_steady_state: skipped: $*"; exit 77; }
-if ((EUID != 0)) || [[ ! -w /sys/class/zram-control/hot_add ]]; then
-  skip "needs root and /sys/class/zram-control (modprobe zram) to make a zram device"
-fi
-# The I/O controller: cgroup v1's blkio (its throttle files), else cgroup v2's io at the root of
-# a unified hierarchy mounted on /sys/fs/cgroup.
-if [[ -w /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]]; then
-  cgroup_version=1 cgroup_parent=/sys/fs/cgroup/blkio
-elif [[ -r /sys/fs/cgroup/cgroup.controllers ]] && grep -qw io /sys/fs/cgroup/cgroup.controllers; then
-  cgroup_version=2 cgroup_parent=/sys/fs/cgroup
-else
-  skip "needs a cgroup I/O controller: cgroup v1 /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device or" \
-    "cgroup v2 with io in /sys/fs/cgroup/cgroup.controllers"
-fi
+source "$(dirname "$0")/throttled_device.sh"
+throttled_require throttled_steady_state
 source "$(dirname "$0")/harness.sh"
 
 high=2000 low=500   # read IOPS before and after the cliff
@@ -44,59 +32,15 @@ cliff_rounds=12     # --max-rounds of the cliff series: the earliest steady roun
 tolerance=0.08
 run_time=2
 
-zram_index= cgroup= enabled_io=
-remove_zram() {
-  [[ -n $zram_index ]] || return 0
-  echo "$zram_index" >/sys/class/zram-control/hot_remove 2>/dev/null ||
-    { echo 1 >"/sys/block/zram$zram_index/reset" && echo "$zram_index" >/sys/class/zram-control/hot_remove; }
-  zram_index=
-}
-remove_cgroup() {
-  [[ -n $cgroup ]] || return 0
-  # Empty once its processes are reaped (stop_started ran before); a moment for the kernel.
-  for _ in $(seq 1 50); do rmdir "$cgroup" 2>/dev/null && break; sleep 0.1; done
-  [[ -d $cgroup ]] && echo "throttled_steady_state: could not remove $cgroup" >&2
-  [[ -n $enabled_io ]] && echo "-io" >"$cgroup_parent/cgroup.subtree_control" 2>/dev/null
-  cgroup=
-}
-trap 'stop_started; remove_cgroup; remove_zram; harness_cleanup' EXIT
-# Stopped by SIGTERM or SIGINT (ctest, ^C), the EXIT trap still removes the device and cgroup.
-trap 'exit 143' TERM
-trap 'exit 130' INT
-
-# A 256 MiB zram device, never written: its reads cost no more than a page of zeroes.
-zram_index=$(cat /sys/class/zram-control/hot_add) || { echo "FAIL zram hot_add"; exit 1; }
-device=/dev/zram$zram_index
-echo 256M >"/sys/block/zram$zram_index/disksize" || { echo "FAIL sizing $device"; exit 1; }
-for _ in $(seq 1 50); do [[ -b $device ]] && break; sleep 0.1; done
-majmin=$(cat "/sys/block/zram$zram_index/dev")
-
-cgroup=$cgroup_parent/iomark-steady-$$
-if ((cgroup_version == 2)) && ! grep -qw io "$cgroup_parent/cgroup.subtree_control"; then
-  echo "+io" >"$cgroup_parent/cgroup.subtree_control" 2>/dev/null ||
-    { cgroup=; skip "cannot enable the io controller for children of $cgroup_parent (cgroup.subtree_control)"; }
-  enabled_io=1
-fi
-mkdir "$cgroup" || { cgroup=; echo "FAIL mkdir $cgroup"; exit 1; }
-# throttle IOPS: reads of the device limited to IOPS for the processes of the cgroup.
-throttle() {
-  if ((cgroup_version == 1)); then
-    echo "$majmin $1" >"$cgroup/blkio.throttle.read_iops_device"
-  else
-    echo "$majmin riops=$1" >"$cgroup/io.max"
-  fi
-}
-echo "cgroup v$cgroup_version $cgroup, $device ($majmin)"
+throttled_setup iomark-steady
 
 # start_series NAME MAX_ROUNDS: `iomark run` in the background, inside the cgroup (the shell
 # joins it, then becomes iomark); sets series_pid. The round lines go to $work/NAME.err.
 start_series() {
-  sh -c 'echo $$ >"$1" || exit 125; shift; exec "$@"' sh "$cgroup/cgroup.procs" \
+  start_in_cgroup "$work/$1.out" "$work/$1.err" \
     "$iomark" run --target "$device" --spec "4K random read" --qd 4 --engine libaio --time "$run_time" \
-    --steady-state iops --max-rounds "$2" --results "" --json "$work/$1.json" \
-    >"$work/$1.out" 2>"$work/$1.err" &
-  series_pid=$!
-  pids+=("$series_pid")
+    --steady-state iops --max-rounds "$2" --results "" --json "$work/$1.json"
+  series_pid=$started_pid
 }
 # steady NAME FIELD: a field of the JSON's steady_state object (rounds as a space-separated list).
 steady() {
