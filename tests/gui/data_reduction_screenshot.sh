@@ -6,14 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build/release}
-work=$(mktemp -d /var/tmp/iomark-shots.XXXXXX)
-xvfb_pid= gui_pid=
-cleanup() {
-  local pid
-  for pid in $gui_pid $xvfb_pid; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source tests/gui/xvfb.sh
+screenshot_workspace
 sed -n '/^Version 1.1.0/,/^ICF$/p' tests/gui/screenshots.sh | sed '$d' | sed "s|\$work|$work|" |
   sed 's|^\t16384,0,0$|\t16384,0,2|' |
   sed '$d' >"$work/plan.icf"
@@ -24,7 +18,6 @@ cat >>"$work/plan.icf" <<'ICF'
 'END iomark extensions
 Version 1.1.0
 ICF
-source tests/gui/xvfb.sh
 start_xvfb 1600x1000 "$work/xvfb.log"
 "$build/controller-gui/iomark-gui" --no-listen "$work/plan.icf" >"$work/gui.log" 2>&1 &
 gui_pid=$!

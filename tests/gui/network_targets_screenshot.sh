@@ -9,17 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build/release}
-work=$(mktemp -d /var/tmp/iomark-shots.XXXXXX)
-xvfb_pid= gui_pid= agent_pid=
-cleanup() {
-  local pid
-  for pid in $agent_pid $gui_pid $xvfb_pid; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source tests/gui/xvfb.sh
+screenshot_workspace
 # A port the kernel has just handed out and taken back: free for the GUI to listen on.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-source tests/gui/xvfb.sh
 start_xvfb 1600x1000 "$work/xvfb.log"
 "$build/controller-gui/iomark-gui" --listen "127.0.0.1:$port" --insecure tests/data/icf/ok_110_network_pair.icf \
   >"$work/gui.log" 2>&1 &

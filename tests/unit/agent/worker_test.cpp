@@ -66,10 +66,10 @@ std::unique_ptr<Worker> make_worker(WorkerOptions options, engine::EngineKind ki
   return std::move(*worker);
 }
 
-// A device that hangs: the first submit() blocks until release(), then every I/O completes
-// at once. Its flags are relaxed on purpose: they order nothing between the test and the
-// worker thread, so ThreadSanitizer judges the worker's own synchronisation alone.
-class StuckEngine final : public engine::IoEngine {
+// What the test devices below share: no file or buffer of their own, a queue depth fixed by
+// prepare(), and I/Os pending until the device says they are done.
+template <class Pending>
+class TestDevice : public engine::IoEngine {
  public:
   [[nodiscard]] engine::EngineKind kind() const noexcept override { return engine::EngineKind::null; }
   [[nodiscard]] engine::Capabilities capabilities() const noexcept override { return {}; }
@@ -80,12 +80,32 @@ class StuckEngine final : public engine::IoEngine {
   }
   [[nodiscard]] Result<void> register_targets(std::span<const int>) override { return {}; }
   [[nodiscard]] Result<void> register_buffers(std::span<const engine::BufferRegion>) override { return {}; }
+  [[nodiscard]] std::uint32_t in_flight() const noexcept override {
+    return static_cast<std::uint32_t>(pending_.size());
+  }
+  [[nodiscard]] std::uint32_t queue_depth() const noexcept override { return queue_depth_; }
+
+ protected:
+  // How many of `requests` fit beside the I/Os pending, and the status that says so.
+  [[nodiscard]] engine::SubmitResult accepted(std::span<const engine::IoRequest> requests) const noexcept {
+    const auto count = std::min<std::size_t>(requests.size(), queue_depth_ - pending_.size());
+    return {count, count == requests.size() ? engine::SubmitStatus::all_accepted : engine::SubmitStatus::queue_full};
+  }
+
+  std::uint32_t queue_depth_{};
+  std::vector<Pending> pending_;
+};
+
+// A device that hangs: the first submit() blocks until release(), then every I/O completes
+// at once. Its flags are relaxed on purpose: they order nothing between the test and the
+// worker thread, so ThreadSanitizer judges the worker's own synchronisation alone.
+class StuckEngine final : public TestDevice<engine::IoCompletion> {
+ public:
   [[nodiscard]] engine::SubmitResult submit(std::span<const engine::IoRequest> requests) noexcept override {
     while (!released_.load(std::memory_order_relaxed)) std::this_thread::sleep_for(1ms);
-    const auto accepted = std::min<std::size_t>(requests.size(), queue_depth_ - pending_.size());
-    for (const auto& request : requests.first(accepted)) pending_.push_back({request.tag, request.length_bytes});
-    return {accepted, accepted == requests.size() ? engine::SubmitStatus::all_accepted
-                                                  : engine::SubmitStatus::queue_full};
+    const auto result = accepted(requests);
+    for (const auto& request : requests.first(result.accepted)) pending_.push_back({request.tag, request.length_bytes});
+    return result;
   }
   [[nodiscard]] engine::ReapResult reap(std::span<engine::IoCompletion> out, std::size_t,
                                         Nanoseconds) noexcept override {
@@ -95,44 +115,33 @@ class StuckEngine final : public engine::IoEngine {
     reaps_.fetch_add(1, std::memory_order_relaxed);
     return {count, 0};
   }
-  [[nodiscard]] std::uint32_t in_flight() const noexcept override {
-    return static_cast<std::uint32_t>(pending_.size());
-  }
-  [[nodiscard]] std::uint32_t queue_depth() const noexcept override { return queue_depth_; }
 
   void release() noexcept { released_.store(true, std::memory_order_relaxed); }
   [[nodiscard]] std::uint64_t reaps() const noexcept { return reaps_.load(std::memory_order_relaxed); }
 
  private:
-  std::uint32_t queue_depth_{};
-  std::vector<engine::IoCompletion> pending_;
   std::atomic<bool> released_{false};
   std::atomic<std::uint64_t> reaps_{0};
 };
 
 // A device with a fixed service time: each I/O completes `service` after it was submitted,
 // one after another (a device that serves one I/O at a time), so its ceiling is 1 / service.
-class SlowEngine final : public engine::IoEngine {
+struct TimedCompletion {
+  engine::IoCompletion completion;
+  std::chrono::steady_clock::time_point done;
+};
+
+class SlowEngine final : public TestDevice<TimedCompletion> {
  public:
   explicit SlowEngine(std::chrono::nanoseconds service) : service_(service) {}
-  [[nodiscard]] engine::EngineKind kind() const noexcept override { return engine::EngineKind::null; }
-  [[nodiscard]] engine::Capabilities capabilities() const noexcept override { return {}; }
-  [[nodiscard]] Result<void> prepare(const engine::EngineOptions& options) override {
-    queue_depth_ = options.queue_depth;
-    pending_.reserve(queue_depth_);
-    return {};
-  }
-  [[nodiscard]] Result<void> register_targets(std::span<const int>) override { return {}; }
-  [[nodiscard]] Result<void> register_buffers(std::span<const engine::BufferRegion>) override { return {}; }
   [[nodiscard]] engine::SubmitResult submit(std::span<const engine::IoRequest> requests) noexcept override {
-    const auto accepted = std::min<std::size_t>(requests.size(), queue_depth_ - pending_.size());
-    for (const auto& request : requests.first(accepted)) {
+    const auto result = accepted(requests);
+    for (const auto& request : requests.first(result.accepted)) {
       const auto start = std::max(std::chrono::steady_clock::now(), busy_until_);
       busy_until_ = start + service_;
       pending_.push_back({{request.tag, request.length_bytes}, busy_until_});
     }
-    return {accepted, accepted == requests.size() ? engine::SubmitStatus::all_accepted
-                                                  : engine::SubmitStatus::queue_full};
+    return result;
   }
   [[nodiscard]] engine::ReapResult reap(std::span<engine::IoCompletion> out, std::size_t,
                                         Nanoseconds timeout) noexcept override {
@@ -148,20 +157,10 @@ class SlowEngine final : public engine::IoEngine {
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(count));
     return {count, 0};
   }
-  [[nodiscard]] std::uint32_t in_flight() const noexcept override {
-    return static_cast<std::uint32_t>(pending_.size());
-  }
-  [[nodiscard]] std::uint32_t queue_depth() const noexcept override { return queue_depth_; }
 
  private:
-  struct Pending {
-    engine::IoCompletion completion;
-    std::chrono::steady_clock::time_point done;
-  };
   std::chrono::nanoseconds service_;
   std::chrono::steady_clock::time_point busy_until_{};
-  std::uint32_t queue_depth_{};
-  std::vector<Pending> pending_;
 };
 
 // Runs `worker` for a recorded `window` and returns its counters.
