@@ -2,7 +2,7 @@
 # The controller drives the real Dynamo 1.1.0 (built from ../shared) next to an iomark agent:
 # a two-manager .icf plan cycling outstanding I/Os 1,2,4 on temp files; then a Dynamo killed
 # (SIGKILL) and one stopped (SIGSTOP) mid-run give a named error within 5 s and the
-# completed runs are kept.
+# completed runs are kept; a rate or rounds judged on p99 are refused before the first run.
 # Dynamo sees only what we show it: MNTTAB names a mount table with our temp directory
 # alone, whose iobw.tst we fill first; the plan names only that target. (Dynamo also lists
 # raw devices it can open, without writing them; no plan here names one.)
@@ -135,5 +135,25 @@ lost_midrun() {
 }
 lost_midrun -KILL
 lost_midrun -STOP
+
+# ---- 3. What a Dynamo cannot do is refused before the first run ----------------------------
+no_results_block() { ! grep -q "^'Results" "$1" 2>/dev/null; }
+# refused NAME FLAG ARGS...: the series is refused, naming the Dynamo and the flag, and no run
+# starts (results.csv gets no results block).
+refused() {
+  local name=$1 flag=$2
+  shift 2
+  write_plan "$work/$name.icf" 1
+  start_controller "$name" "$work/$name.icf" --results "$work/$name.csv" "$@" || return 1
+  start_dynamo dyn1
+  wait_exit "$ctl_pid" 60
+  check "$name: controller exits non-zero (got $exit_status)" test "$exit_status" -ne 0
+  check "$name: the error names the Dynamo and $flag ($(grep -m1 "Dynamo 'dyn1'" "$work/$name.err"))" \
+    grep -q -e "$flag: Dynamo 'dyn1'" "$work/$name.err"
+  check "$name: no run started" no_results_block "$work/$name.csv"
+  kill -KILL "$dyn_pid" 2>/dev/null
+}
+refused rate --rate-iops --rate-iops 100
+refused p99_rounds --steady-state --steady-state p99 --max-rounds 5
 
 finish legacy_dynamo
