@@ -95,6 +95,23 @@ check "steady state: the window is the last 5 rounds" steady_check "s['window'] 
 check "steady state: the console has a line per round" test "$(grep -c '^round [0-9]/6: ' "$work/steady.err" "$work/steady.out" | awk -F: '{n += $2} END {print n}')" -ge 5
 check "steady state: the verdict under the summary" grep -q '^steady state (iops): ' "$work/steady.out"
 
+# A rate over both agents: 4000 I/Os per second, 1000 for each of the two workers of each
+# agent, on the null engine (which could do far more): the merged ALL row and each manager
+# are on the schedule, and the JSON carries the lag and service time of a rated run.
+timeout 120 "$iomark" run --manager "127.0.0.1:$port_a" --manager "127.0.0.1:$port_b" --key-file "$work/key" \
+  --target "$work/data" --spec "4K random read" --qd 4 --workers 2 --ramp 1 --time 3 --engine null --size 16M \
+  --rate-iops 4000 --results "" --json "$work/rate.json" >"$work/rate.out" 2>"$work/rate.err"
+status=$?
+check "rated run exits 0 (got $status: $(tail -2 "$work/rate.err"))" test "$status" -eq 0
+rate_check() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); r = d['runs'][0]; sys.exit(0 if ($1) else 1)" "$work/rate.json"; }
+# A stall of the loaded machine at the window's end loses what was due then: a few percent.
+rated_iops=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['runs'][0]['summary']['iops'])" "$work/rate.json" 2>/dev/null)
+check "rate: ALL within 5% of 4000 (got $rated_iops)" rate_check "abs(r['summary']['iops'] - 4000) <= 200"
+check "rate: each manager within 5% of 2000" rate_check "all(abs(m['summary']['iops'] - 2000) <= 100 for m in r['managers'])"
+check "rate: the lag and the service time are in the summary" \
+  rate_check "all(k in r['summary'] for k in ('average_issue_lag_ms', 'average_service_ms', 'maximum_issue_lag_ms'))"
+check "rate: the console says how late the I/Os were issued" grep -q 'on schedule: issued avg' "$work/rate.err" "$work/rate.out"
+
 # A wrong key: refused on both sides, and no run.
 head -c 48 /dev/urandom | base64 >"$work/wrong" && chmod 600 "$work/wrong"
 timeout 60 "$iomark" run --manager "127.0.0.1:$port_a" --key-file "$work/wrong" --target "$work/data" --qd 1 \
