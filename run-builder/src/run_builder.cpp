@@ -28,7 +28,8 @@ Result<void> share_rate_iops(std::span<ManagerWork> managers, double rate_iops) 
   const double share = rate_iops / static_cast<double>(disk_workers);
   if (!(share >= protocol::kMinWorkerRateIops && share <= protocol::kMaxWorkerRateIops)) {
     std::ostringstream reason;
-    reason << rate_iops << " I/Os per second over " << disk_workers << " disk workers is " << share
+    reason << rate_iops << " I/Os per second over " << disk_workers << (disk_workers == 1 ? " disk worker" : " disk workers")
+           << " is " << share
            << " each; a worker's share must be " << protocol::kMinWorkerRateIops << " to "
            << protocol::kMaxWorkerRateIops;
     return refuse(reason.str());
