@@ -147,15 +147,16 @@ bool Checker::percent(double value, const FieldPath& where) {
 
 bool Checker::rate(double value, const FieldPath& where) {
   if (!ok()) return false;
-  if (!(std::isfinite(value) && value >= 0.0)) {
-    return fail(ErrorCode::invalid_argument, where, "is " + std::to_string(value) + ", must be finite and >= 0");
+  if (!(std::isfinite(value) && value >= 0.0 && value <= kMaxHostRatePerSecond)) {
+    return fail(ErrorCode::invalid_argument, where, "is " + std::to_string(value) + ", must be 0 to 1e11 per second");
   }
   return true;
 }
 
 bool Checker::worker_rate(double value, const FieldPath& where) {
-  if (!rate(value, where)) return false;
-  if (value != 0.0 && (value < kMinWorkerRateIops || value > kMaxWorkerRateIops)) {
+  if (!ok()) return false;
+  const bool allowed = value >= kMinWorkerRateIops && value <= kMaxWorkerRateIops;  // false for NaN
+  if (value != 0.0 && !allowed) {
     std::ostringstream reason;
     reason << "is " << value << " I/Os per second, must be 0 (no rate) or " << kMinWorkerRateIops << " to "
            << kMaxWorkerRateIops;

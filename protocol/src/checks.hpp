@@ -71,7 +71,7 @@ class Checker {
   bool power_of_two(std::uint64_t value, std::uint64_t max, const FieldPath& where);
   // A finite percentage in 0..100.
   bool percent(double value, const FieldPath& where);
-  // A finite rate >= 0.
+  // A host's rate per second: 0..kMaxHostRatePerSecond.
   bool rate(double value, const FieldPath& where);
   // 0, or kMinWorkerRateIops..kMaxWorkerRateIops.
   bool worker_rate(double value, const FieldPath& where);

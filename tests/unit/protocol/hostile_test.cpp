@@ -256,6 +256,11 @@ TEST(Hostile, SampleFields) {
            [](Sample& m) { m.cpus[1].interrupts_per_second = -1; }},
           {"sample.network.packets_per_second", kRange,
            [infinity](Sample& m) { m.network.packets_per_second = infinity; }},
+          // Finite, but past any host: results files could not hold its sum over a fleet.
+          {"sample.network.segments_retransmitted_per_second", kRange,
+           [](Sample& m) { m.network.segments_retransmitted_per_second = 1e300; }},
+          {"sample.cpus[1].interrupts_per_second", kRange,
+           [](Sample& m) { m.cpus[1].interrupts_per_second = 2e11; }},
       });
 }
 

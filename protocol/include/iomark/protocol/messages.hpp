@@ -70,6 +70,10 @@ inline constexpr std::size_t kPairSecretBytes = 32;
 // A worker's --rate-iops share: beyond these, the schedule's period (1e9 / rate ns) is either
 // longer than any run or shorter than a clock reading.
 inline constexpr double kMinWorkerRateIops = 0.01;
+// A host's interrupts, packets, errors or retransmissions per second: far beyond any machine,
+// and low enough that their sums over any fleet stay figures a results file can hold (below
+// 1e15, results::kMaxFigure).
+inline constexpr double kMaxHostRatePerSecond = 1e11;
 inline constexpr double kMaxWorkerRateIops = 1e8;
 
 // ---- Session ------------------------------------------------------------------------
