@@ -7,6 +7,7 @@
 #include <set>
 
 #include "iomark/common/ascii.hpp"
+#include "iomark/results/steady_state_lines.hpp"
 
 namespace iomark::report {
 
@@ -317,16 +318,14 @@ SteadyStateView steady_state_view(const ReportSource& source, ChartIds& ids) {
     rounds.points.push_back({static_cast<double>(r + 1), record.rounds[r]});
   }
   chart.curves.push_back(std::move(rounds));
-  if (record.window >= 2 && record.rounds.size() >= record.window && record.average > 0) {
-    const double first = static_cast<double>(record.window_first + 1);
-    const double last = static_cast<double>(record.rounds.size());
-    const auto flat = [&](std::string name, double y) { return ChartCurve{std::move(name), {{first, y}, {last, y}}}; };
-    chart.curves.push_back(flat("window average", record.average));
-    chart.curves.push_back(flat("110% of the average", record.average * 1.1));
-    chart.curves.push_back(flat("90% of the average", record.average * 0.9));
-    // The least-squares line through the window, centred on its average.
-    const double half_span = record.slope * (last - first) / 2;
-    chart.curves.push_back({"least-squares line", {{first, record.average - half_span}, {last, record.average + half_span}}});
+  if (const auto lines = results::steady_state_lines(record)) {
+    const auto line = [&](std::string name, double at_first, double at_last) {
+      return ChartCurve{std::move(name), {{lines->first_round, at_first}, {lines->last_round, at_last}}};
+    };
+    chart.curves.push_back(line("window average", lines->average, lines->average));
+    chart.curves.push_back(line("110% of the average", lines->above, lines->above));
+    chart.curves.push_back(line("90% of the average", lines->below, lines->below));
+    chart.curves.push_back(line("least-squares line", lines->trend_at_first, lines->trend_at_last));
   }
   return {source.name, record, std::move(chart)};
 }

@@ -12,17 +12,13 @@
 #include "iomark/access_specs/run_request.hpp"
 #include "iomark/gui/charts/chart_export.hpp"
 #include "iomark/gui/charts/chart_style.hpp"
+#include "iomark/results/steady_state_lines.hpp"
 
 namespace iomark::gui {
 
 namespace {
 
 using access_specs::SteadyFigure;
-
-// SNIA's band around the window's average (docs/characterize.md): the data excursion the rule
-// allows is 20% of the average, drawn as 110% and 90% of it.
-constexpr double kBandAbove = 1.1;
-constexpr double kBandBelow = 0.9;
 
 struct FigureWording {
   QString title;        // axis and chart title: "IOPS"
@@ -42,11 +38,6 @@ FigureWording wording_of(const std::string& figure) {
       return {QObject::tr("99th percentile response time (ms)"), QObject::tr("ms p99"), 3, QStringLiteral("%.3f")};
   }
   return {QString::fromStdString(figure), {}, 3, QStringLiteral("%.3f")};
-}
-
-// Whether the rule's window is full: only then has the verdict an average and a line to draw.
-bool window_full(const results::SteadyStateRecord& record) {
-  return record.window >= 2 && record.rounds.size() >= record.window && record.average > 0;
 }
 
 // A tick interval of 1, 2 or 5 times a power of ten rounds giving at most about 10 ticks.
@@ -130,20 +121,16 @@ void SteadyStateChart::redraw() {
     rounds_->append(static_cast<double>(r + 1), record.rounds[r]);
     highest = std::max(highest, record.rounds[r]);
   }
-  if (window_full(record)) {
-    // Over the window's rounds, as the report draws them (report_model.cpp).
-    const double first = static_cast<double>(record.window_first + 1);
-    const double last = static_cast<double>(record.rounds.size());
-    const double half_rise = record.slope * (last - first) / 2;
+  if (const auto lines = results::steady_state_lines(record)) {
     const auto draw = [&](QLineSeries& line, double at_first, double at_last) {
-      line.append(first, at_first);
-      line.append(last, at_last);
+      line.append(lines->first_round, at_first);
+      line.append(lines->last_round, at_last);
       highest = std::max({highest, at_first, at_last});
     };
-    draw(*average_, record.average, record.average);
-    draw(*above_, record.average * kBandAbove, record.average * kBandAbove);
-    draw(*below_, record.average * kBandBelow, record.average * kBandBelow);
-    draw(*trend_, record.average - half_rise, record.average + half_rise);
+    draw(*average_, lines->average, lines->average);
+    draw(*above_, lines->above, lines->above);
+    draw(*below_, lines->below, lines->below);
+    draw(*trend_, lines->trend_at_first, lines->trend_at_last);
   }
   const double last_round =
       static_cast<double>(std::max<std::size_t>({record.rounds.size(), record.window, std::size_t{2}}));
