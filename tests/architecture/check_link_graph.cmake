@@ -84,6 +84,8 @@ forbid(iomark_run_builder "^iomark_(agent_core|engine|targets|workload|network|t
        "the run builder makes protocol assignments: the controller and run-local both use it, it uses neither")
 forbid(iomark_steady_state "^iomark_(access_specs|icf|results|protocol|transport|legacy|agent|engine|targets|workload|network|controller|run)"
        "the steady-state rule is arithmetic on figures: it knows nothing of where they come from")
+forbid(iomark_latency_search "^iomark_(access_specs|icf|results|protocol|transport|legacy|agent|engine|targets|workload|network|controller|run)"
+       "the max-IOPS search picks the next run from figures: it knows nothing of how runs are made")
 
 # No Qt below the GUI: only the iomark_gui* libraries and iomark-gui may reach Qt. No logging
 # in any library.

@@ -33,6 +33,27 @@ struct SteadyStateRequest {
   friend bool operator==(const SteadyStateRequest&, const SteadyStateRequest&) = default;
 };
 
+// The latency figure of the ALL row a --find-max-iops search holds within its bound.
+enum class LatencyFigure : std::uint8_t { average_ms, p99_ms, p99_9_ms };
+
+[[nodiscard]] std::string_view to_string(LatencyFigure figure);  // "avg", "p99", "p99.9"
+
+// --find-max-iops: the highest IOPS at which `figure` stays at or below `limit_ms`
+// (docs/characterize.md#find-max-iops).
+struct LatencyBound {
+  LatencyFigure figure{LatencyFigure::p99_ms};
+  double limit_ms{};  // > 0
+  friend bool operator==(const LatencyBound&, const LatencyBound&) = default;
+};
+
+// Bounds below this are under the histogram's resolution; above it, no storage run is meant.
+inline constexpr double kMinLatencyBoundMs = 0.001;
+inline constexpr double kMaxLatencyBoundMs = 60'000.0;
+
+// "p99<=2ms", "avg<=500us", "p99.9<=1.5ms" (units us, ms or s; spaces allowed around the
+// parts). Errors: invalid_argument, field "--find-max-iops", saying what was expected.
+[[nodiscard]] Result<LatencyBound> parse_latency_bound(std::string_view text);
+
 struct RunRequest {
   std::vector<std::string> targets{};
   std::vector<std::string> network_pairs{};  // "SERVER[@IPV4]:CLIENT[@IPV4]": managers are named by the controller
@@ -57,6 +78,7 @@ struct RunRequest {
   // --rate-iops: I/Os per second of every manager together, issued on a schedule
   // (docs/characterize.md#rate-control); unset: as fast as the outstanding I/Os allow.
   std::optional<double> rate_iops{};
+  std::optional<LatencyBound> find_max_iops{};  // unset: the runs as asked
 };
 
 }  // namespace iomark::access_specs
