@@ -21,6 +21,7 @@ h3{font-size:16px}table{border-collapse:collapse;font-size:13px;margin:8px 0}
 th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
 th{background:#f2f2f2}.charts{display:flex;flex-wrap:wrap;gap:12px}
 figure.chart{margin:0;border:1px solid #ddd}.failed{color:#b00020}.note{color:#555;font-size:13px}
+table.max-iops-steps{align-self:flex-start;margin:0}tr.chosen td{font-weight:bold}
 )";
 
 std::string fixed(double value, int decimals) {
@@ -141,6 +142,30 @@ void steady_states(std::string& html, const ReportModel& model) {
   html += "</section>\n";
 }
 
+// Each --find-max-iops search: its conclusion, its chart and the steps in the order they ran.
+void max_iops_searches(std::string& html, const ReportModel& model) {
+  if (model.max_iops_searches.empty()) return;
+  html += "<section id=\"max-iops\">\n<h2>Highest IOPS within a latency bound</h2>\n";
+  for (const MaxIopsView& view : model.max_iops_searches) {
+    const auto& record = view.record;
+    html += "<p class=\"conclusion\">" + escape_xml(view.source) + ": " + escape_xml(record.conclusion) +
+            (record.finished ? "" : " (the search was cut short)") + "</p>\n";
+    html += "<div class=\"charts\">\n<figure class=\"chart\" id=\"" + escape_xml(view.chart.id) + "\">\n" +
+            render_svg_chart(view.chart) + "</figure>\n";
+    html += "<table class=\"max-iops-steps\">\n<tr><th>run</th><th>QD</th><th>asked IOPS</th><th>IOPS</th><th>" +
+            escape_xml(record.figure) + " ms</th><th>within</th></tr>\n";
+    for (std::size_t s = 0; s < record.steps.size(); ++s) {
+      const auto& step = record.steps[s];
+      html += std::string(record.chosen == s ? "<tr class=\"chosen\">" : "<tr>") + number_cell(std::to_string(step.run)) +
+              number_cell(std::to_string(step.outstanding_ios)) + number_cell(fixed(step.rate_iops, 0)) +
+              number_cell(fixed(step.iops, 1)) + number_cell(fixed(step.latency_ms, 3)) +
+              cell(step.within ? "yes" : "no") + "</tr>\n";
+    }
+    html += "</table>\n</div>\n";
+  }
+  html += "</section>\n";
+}
+
 void comparison(std::string& html, const ReportModel& model) {
   if (model.comparison.empty()) return;
   html += "<section id=\"comparison\">\n<h2>Comparison: IOPS and ratio to " + escape_xml(model.sources.front().name) +
@@ -211,6 +236,7 @@ std::string render_html_report(const ReportModel& model) {
           " source(s), " + std::to_string(model.chart_count()) + " charts, made by iomark " IOMARK_VERSION "</p>\n";
   summary(html, model);
   steady_states(html, model);
+  max_iops_searches(html, model);
   comparison(html, model);
   charts(html, model);
   runs_table(html, model);
@@ -226,6 +252,7 @@ Result<WrittenReport> write_report_files(const ReportModel& model, const std::fi
     if (error) return fail(Error(ErrorCode::io_error, "cannot create: " + error.message()).at({svg_dir->string(), 0}));
     std::vector<const Chart*> charts;
     for (const auto& view : model.steady_states) charts.push_back(&view.chart);
+    for (const auto& view : model.max_iops_searches) charts.push_back(&view.chart);
     for (const auto& section : model.sections) {
       for (const auto& chart : section.charts) charts.push_back(&chart);
     }

@@ -1,7 +1,9 @@
 #include "iomark/report/report_model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -291,7 +293,7 @@ std::string slug(std::string_view text) {
 }
 
 std::size_t ReportModel::chart_count() const noexcept {
-  std::size_t count = steady_states.size();
+  std::size_t count = steady_states.size() + max_iops_searches.size();
   for (const auto& section : sections) count += section.charts.size();
   return count;
 }
@@ -303,6 +305,7 @@ std::string figure_title(const std::string& figure) {
   if (figure == "mbps") return "MB/s";
   if (figure == "avg") return "average response time, ms";
   if (figure == "p99") return "99th percentile response time, ms";
+  if (figure == "p99.9") return "99.9th percentile response time, ms";
   return figure;
 }
 
@@ -330,6 +333,48 @@ SteadyStateView steady_state_view(const ReportSource& source, ChartIds& ids) {
   return {source.name, record, std::move(chart)};
 }
 
+std::string shortest(double value) {
+  std::array<char, 32> text{};
+  std::snprintf(text.data(), text.size(), "%g", value);
+  return text.data();
+}
+
+std::string whole(double value) {
+  std::array<char, 32> text{};
+  std::snprintf(text.data(), text.size(), "%.0f", value);
+  return text.data();
+}
+
+// Past this many times the bound, a linear latency axis would flatten the steps near the
+// bound, the ones the search is about, against its bottom edge.
+constexpr double kLinearLatencyRange = 10;
+
+// Latency against IOPS, the way latency-bound searches are judged: the steps in IOPS order
+// trace the device's curve whichever order the search ran them in, and the bound across them
+// shows which were within it.
+MaxIopsView max_iops_view(const ReportSource& source, ChartIds& ids) {
+  const auto& record = *source.max_iops_search;
+  Chart chart{ids.make("max-iops", source.name), "Latency against IOPS", "IOPS", figure_title(record.figure),
+              XScale::linear, {}, {}};
+  if (record.steps.empty()) return {source.name, record, std::move(chart)};
+  std::vector<results::MaxIopsStep> by_iops = record.steps;
+  std::stable_sort(by_iops.begin(), by_iops.end(), [](const auto& a, const auto& b) { return a.iops < b.iops; });
+  ChartCurve runs{"each run", {}};
+  for (const auto& step : by_iops) runs.points.push_back({step.iops, step.latency_ms});
+  const auto highest = std::max_element(by_iops.begin(), by_iops.end(),
+                                        [](const auto& a, const auto& b) { return a.latency_ms < b.latency_ms; });
+  if (highest->latency_ms > kLinearLatencyRange * record.limit_ms) chart.y_scale = YScale::log10;
+  chart.curves.push_back(std::move(runs));
+  chart.curves.push_back({"bound: " + record.figure + " <= " + shortest(record.limit_ms) + " ms",
+                          {{by_iops.front().iops, record.limit_ms}, {by_iops.back().iops, record.limit_ms}}});
+  if (record.chosen) {
+    const auto& chosen = record.steps.at(*record.chosen);
+    chart.curves.push_back({"chosen: " + whole(chosen.iops) + " IOPS at QD " + std::to_string(chosen.outstanding_ios),
+                            {{chosen.iops, chosen.latency_ms}}});
+  }
+  return {source.name, record, std::move(chart)};
+}
+
 }  // namespace
 
 ReportModel build_report(std::vector<ReportSource> sources, std::string title) {
@@ -348,6 +393,7 @@ ReportModel build_report(std::vector<ReportSource> sources, std::string title) {
   ChartIds ids;
   for (const ReportSource& source : model.sources) {
     if (source.steady_state) model.steady_states.push_back(steady_state_view(source, ids));
+    if (source.max_iops_search) model.max_iops_searches.push_back(max_iops_view(source, ids));
   }
   for (const std::string& spec : specs) {
     std::vector<SpecCurves> per_source;

@@ -88,6 +88,7 @@ ReportSource report_source(const results::SeriesResults& series, std::string nam
   }
   source.points = results::run_points(series);
   source.steady_state = series.steady_state;
+  source.max_iops_search = series.max_iops_search;
   return source;
 }
 

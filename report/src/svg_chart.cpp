@@ -277,9 +277,13 @@ std::string render_svg_chart(const Chart& chart) {
            "\" data-points=\"" + std::to_string(curve.points.size()) + "\" fill=\"none\" stroke=\"" + colour +
            "\" stroke-width=\"2\"" + dash + " points=\"" + points + "\"/>\n";
     if (curve.points.size() <= kMaxMarkedPoints) {
+      // A lone point has no line to show it and usually marks a point of another curve (the
+      // step a search chose): larger, with a white ring, so it stands out on top of it.
+      const std::string shape = curve.points.size() == 1 ? "\" r=\"6\" stroke=\"#ffffff\" stroke-width=\"2\" fill=\""
+                                                         : "\" r=\"3\" fill=\"";
       for (const ChartPoint& point : curve.points) {
         svg += "<circle class=\"marker\" cx=\"" + number(frame.x_px(point.x)) + "\" cy=\"" +
-               number(frame.y_px(point.y)) + "\" r=\"3\" fill=\"" + colour + "\"/>\n";
+               number(frame.y_px(point.y)) + shape + colour + "\"/>\n";
       }
     }
     svg += "</g>\n";

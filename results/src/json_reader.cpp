@@ -122,6 +122,14 @@ class Decoder {
     return u32(object, key, path);
   }
 
+  // An optional figure: JSON null (or a missing key) is nullopt.
+  std::optional<double> optional_number(const Json& object, std::string_view key, const std::string& path) {
+    if (error_ || !object.is_object()) return std::nullopt;
+    const auto found = object.find(key);
+    if (found == object.end() || found->is_null()) return std::nullopt;
+    return number(object, key, path);
+  }
+
   // object[key] if it is a non-null value, nullptr for null or a missing key.
   const Json* nullable(const Json& object, std::string_view key) {
     if (error_ || !object.is_object()) return nullptr;
@@ -579,6 +587,43 @@ SteadyStateRecord read_steady_state(Decoder& d, const Json& json, const std::str
   return record;
 }
 
+// Rates and latencies: a negative one is a corrupt or hand-made file, and would draw below the axis.
+double non_negative(Decoder& d, double value, const std::string& path) {
+  if (value < 0) d.fail_at(path, "must not be negative");
+  return value;
+}
+
+MaxIopsStep read_max_iops_step(Decoder& d, const Json& json, const std::string& path) {
+  MaxIopsStep step;
+  step.run = d.u32(json, "run", path);
+  step.outstanding_ios = d.u32(json, "outstanding_ios", path);
+  if (step.outstanding_ios == 0) d.fail_at(path + ".outstanding_ios", "must not be 0");
+  step.rate_iops = d.optional_number(json, "rate_iops", path);
+  if (step.rate_iops) non_negative(d, *step.rate_iops, path + ".rate_iops");
+  step.iops = non_negative(d, d.number(json, "iops", path), path + ".iops");
+  step.latency_ms = non_negative(d, d.number(json, "latency_ms", path), path + ".latency_ms");
+  step.within = d.boolean(json, "within", path);
+  return step;
+}
+
+MaxIopsRecord read_max_iops_search(Decoder& d, const Json& json, const std::string& path) {
+  MaxIopsRecord record;
+  record.figure = d.string(json, "figure", path);
+  record.limit_ms = non_negative(d, d.number(json, "limit_ms", path), path + ".limit_ms");
+  if (const auto* steps = d.array(json, "steps", path)) {
+    for (std::size_t s = 0; s < steps->size(); ++s) {
+      record.steps.push_back(read_max_iops_step(d, (*steps)[s], Decoder::index(path, "steps", s)));
+    }
+  }
+  record.chosen = d.optional_u32(json, "chosen", path);
+  if (record.chosen && *record.chosen >= record.steps.size()) {
+    d.fail_at(path + ".chosen", "no such step (" + std::to_string(record.steps.size()) + " steps)");
+  }
+  record.finished = d.boolean(json, "finished", path);
+  record.conclusion = d.string(json, "conclusion", path);
+  return record;
+}
+
 RunResults read_run(Decoder& d, const Json& json, const std::string& path) {
   RunResults run;
   run.info = read_run_info(d, json, path);
@@ -616,6 +661,10 @@ SeriesResults read_document(Decoder& d, const Json& json) {
   }
   // Only a series run in rounds has it.
   if (const Json* steady = d.nullable(json, "steady_state")) series.steady_state = read_steady_state(d, *steady, "steady_state");
+  // Only a --find-max-iops series has it.
+  if (const Json* search = d.nullable(json, "max_iops_search")) {
+    series.max_iops_search = read_max_iops_search(d, *search, "max_iops_search");
+  }
   return series;
 }
 

@@ -360,6 +360,24 @@ Json steady_state_json(const SteadyStateRecord& record) {
               {"reason", record.reason}};
 }
 
+Json max_iops_search_json(const MaxIopsRecord& record) {
+  Json steps = Json::array();
+  for (const MaxIopsStep& step : record.steps) {
+    steps.push_back(Json{{"run", step.run},
+                         {"outstanding_ios", step.outstanding_ios},
+                         {"rate_iops", optional_number(step.rate_iops)},
+                         {"iops", step.iops},
+                         {"latency_ms", step.latency_ms},
+                         {"within", step.within}});
+  }
+  return Json{{"figure", record.figure},
+              {"limit_ms", record.limit_ms},
+              {"steps", std::move(steps)},
+              {"chosen", optional_number(record.chosen)},
+              {"finished", record.finished},
+              {"conclusion", record.conclusion}};
+}
+
 constexpr int kIndent = 2;
 
 // Replace, not throw, on invalid UTF-8 in names: a results file must always be written.
@@ -381,7 +399,7 @@ std::string indented(const std::string& text, int depth) {
 
 // The document is written in three pieces so that a running series can keep it on disk one
 // run at a time (ResultsJsonFile): the head (everything before the runs), each run, and the
-// tail (the end of "runs", then "failed_runs" and "outcome"). Together they are exactly
+// tail (the end of "runs", then "failed_runs", the optional records and "outcome"). Together they are exactly
 // what nlohmann's 2-space dump of the whole document would be.
 std::string results_json_head(const SeriesInfo& info, const std::optional<access_specs::TestPlan>& plan) {
   const Json head{{"format", kJsonFormatName},
@@ -402,21 +420,24 @@ std::string results_json_run(const RunResults& run, bool first) {
   return (first ? "\n    " : ",\n    ") + indented(dump(run_json(run)), 2);
 }
 
-std::string results_json_tail(const std::vector<FailedRun>& failed_runs,
-                              const std::optional<SteadyStateRecord>& steady_state, SeriesOutcome outcome,
-                              bool any_run) {
+std::string results_json_tail(const std::vector<FailedRun>& failed_runs, const SeriesRecords& records,
+                              SeriesOutcome outcome, bool any_run) {
   Json failed = Json::array();
   for (const FailedRun& run : failed_runs) failed.push_back(failed_run_json(run));
   std::string text = std::string(any_run ? "\n  ]" : "]") + ",\n  \"failed_runs\": " + indented(dump(failed), 1);
-  // Only a series run in rounds has it, so every other document stays as it was.
-  if (steady_state) text += ",\n  \"steady_state\": " + indented(dump(steady_state_json(*steady_state)), 1);
+  // Only the series that made them have these, so every other document stays as it was.
+  if (records.steady_state) text += ",\n  \"steady_state\": " + indented(dump(steady_state_json(*records.steady_state)), 1);
+  if (records.max_iops_search) {
+    text += ",\n  \"max_iops_search\": " + indented(dump(max_iops_search_json(*records.max_iops_search)), 1);
+  }
   return text + ",\n  \"outcome\": " + dump(Json(name_of(detail::kOutcomeNames, outcome))) + "\n}\n";
 }
 
 std::string write_results_json(const SeriesResults& series) {
   std::string text = results_json_head(series.info, series.plan);
   for (std::size_t r = 0; r < series.runs.size(); ++r) text += results_json_run(series.runs[r], r == 0);
-  return text + results_json_tail(series.failed_runs, series.steady_state, series.outcome, !series.runs.empty());
+  return text + results_json_tail(series.failed_runs, {series.steady_state, series.max_iops_search}, series.outcome,
+                                  !series.runs.empty());
 }
 
 }  // namespace iomark::results

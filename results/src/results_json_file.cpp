@@ -10,7 +10,7 @@ Result<ResultsJsonFile> ResultsJsonFile::create(std::filesystem::path path, cons
   ResultsJsonFile file(std::move(path));
   const std::string head = results_json_head(info, plan);
   file.tail_offset_ = head.size();
-  if (auto written = replace_durably(file.path_, head + results_json_tail({}, std::nullopt, file.outcome_, false)); !written) {
+  if (auto written = replace_durably(file.path_, head + results_json_tail({}, {}, file.outcome_, false)); !written) {
     return fail(written.error());
   }
   return file;
@@ -30,7 +30,12 @@ Result<void> ResultsJsonFile::add_failed_run(const FailedRun& failed) {
 }
 
 Result<void> ResultsJsonFile::set_steady_state(const SteadyStateRecord& record) {
-  steady_state_ = record;
+  records_.steady_state = record;
+  return write_at_tail({});
+}
+
+Result<void> ResultsJsonFile::set_max_iops_search(const MaxIopsRecord& record) {
+  records_.max_iops_search = record;
   return write_at_tail({});
 }
 
@@ -41,7 +46,7 @@ Result<void> ResultsJsonFile::finish(SeriesOutcome outcome) {
 
 Result<void> ResultsJsonFile::write_at_tail(const std::string& runs_text) {
   return rewrite_from_durably(path_, tail_offset_,
-                              runs_text + results_json_tail(failed_runs_, steady_state_, outcome_, any_run_ || !runs_text.empty()));
+                              runs_text + results_json_tail(failed_runs_, records_, outcome_, any_run_ || !runs_text.empty()));
 }
 
 }  // namespace iomark::results

@@ -115,6 +115,42 @@ TEST(RenderHtmlReport, TheSteadyStateVerdictAndItsChart) {
   EXPECT_EQ(count_of(render_html_report(two_source_model("spec")), "steady-state"), 0U);
 }
 
+TEST(RenderHtmlReport, TheMaxIopsConclusionItsChartAndItsSteps) {
+  ReportSource source;
+  source.name = "search.json";
+  source.points = {all_point(0, "8K read", 1, 1000), all_point(1, "8K read", 2, 1900)};
+  source.max_iops_search = results::MaxIopsRecord{
+      .figure = "p99",
+      .limit_ms = 2,
+      .steps = {{.run = 1, .outstanding_ios = 1, .iops = 1000, .latency_ms = 0.9, .within = true},
+                {.run = 2, .outstanding_ios = 2, .iops = 1900, .latency_ms = 2.5, .within = false},
+                {.run = 3, .outstanding_ios = 2, .rate_iops = 1450, .iops = 1449.5, .latency_ms = 1.25, .within = true}},
+      .chosen = 2,
+      .finished = true,
+      .conclusion = "1450 IOPS at QD 2 (p99 1.25 ms <= 2 ms)"};
+  auto html = render_html_report(build_report({source}, "search"));
+  EXPECT_EQ(count_of(html, "<section id=\"max-iops\">"), 1U);
+  EXPECT_NE(html.find("<p class=\"conclusion\">search.json: 1450 IOPS at QD 2 (p99 1.25 ms &lt;= 2 ms)</p>"),
+            std::string::npos);
+  EXPECT_NE(html.find("id=\"max-iops-search-json\""), std::string::npos);
+  EXPECT_NE(html.find("data-label=\"bound: p99 &lt;= 2 ms\""), std::string::npos);
+  EXPECT_NE(html.find("data-label=\"chosen: 1450 IOPS at QD 2\""), std::string::npos);
+  EXPECT_NE(html.find("<th>p99 ms</th><th>within</th>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td class=\"n\">1</td><td class=\"n\">1</td><td class=\"n\">-</td><td class=\"n\">1000.0</td>"
+                      "<td class=\"n\">0.900</td><td>yes</td></tr>"),
+            std::string::npos)
+      << "unrated: no asked rate";
+  EXPECT_NE(html.find("<td class=\"n\">2.500</td><td>no</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"chosen\"><td class=\"n\">3</td><td class=\"n\">2</td><td class=\"n\">1450</td>"),
+            std::string::npos);
+  EXPECT_EQ(html.find("cut short"), std::string::npos);
+
+  source.max_iops_search->finished = false;
+  html = render_html_report(build_report({source}, "search"));
+  EXPECT_NE(html.find("(p99 1.25 ms &lt;= 2 ms) (the search was cut short)</p>"), std::string::npos);
+  EXPECT_EQ(count_of(render_html_report(two_source_model("spec")), "id=\"max-iops"), 0U);
+}
+
 TEST(WriteReportFiles, TheHtmlAndOneSvgPerChart) {
   const auto dir = std::filesystem::temp_directory_path() / ("iomark-report-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
@@ -145,6 +181,16 @@ TEST(WriteReportFiles, TheHtmlAndOneSvgPerChart) {
   EXPECT_EQ(static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir / "svg-rounds"),
                                                    std::filesystem::directory_iterator())),
             with_rounds.chart_count());
+
+  // So does a --find-max-iops search its latency-against-IOPS chart.
+  sources.front().max_iops_search = results::MaxIopsRecord{
+      .figure = "avg", .limit_ms = 1, .steps = {{.run = 1, .outstanding_ios = 1, .iops = 100, .latency_ms = 0.5}}};
+  const auto with_search = build_report(sources, "search");
+  ASSERT_TRUE(write_report_files(with_search, dir / "search.html", dir / "svg-search"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "svg-search" / (with_search.max_iops_searches.front().chart.id + ".svg")));
+  EXPECT_EQ(static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir / "svg-search"),
+                                                   std::filesystem::directory_iterator())),
+            with_search.chart_count());
   std::filesystem::remove_all(dir);
 }
 

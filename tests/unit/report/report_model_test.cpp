@@ -237,6 +237,67 @@ TEST(BuildReport, ASourceRunInRoundsGetsItsSteadyStateChartAsSniaDrawsIt) {
   EXPECT_EQ(build_report({rounds}, "").steady_states.front().chart.curves.size(), 1U);
 }
 
+// QD 1, 2, 4, 8 as fast as they go, then rates between what QD 4 and QD 8 achieved, out of
+// IOPS order as a bisection runs them.
+results::MaxIopsRecord bisected_search() {
+  return results::MaxIopsRecord{
+      .figure = "p99",
+      .limit_ms = 2,
+      .steps = {{.run = 1, .outstanding_ios = 1, .iops = 1000, .latency_ms = 0.9, .within = true},
+                {.run = 2, .outstanding_ios = 2, .iops = 1900, .latency_ms = 1.1, .within = true},
+                {.run = 3, .outstanding_ios = 4, .iops = 3000, .latency_ms = 1.6, .within = true},
+                {.run = 4, .outstanding_ios = 8, .iops = 3600, .latency_ms = 4.5, .within = false},
+                {.run = 5, .outstanding_ios = 8, .rate_iops = 3300, .iops = 3299.6, .latency_ms = 2.4, .within = false},
+                {.run = 6, .outstanding_ios = 8, .rate_iops = 3150, .iops = 3150.4, .latency_ms = 1.9, .within = true}},
+      .chosen = 5,
+      .finished = true,
+      .conclusion = "3150 IOPS at QD 8 (p99 1.90 ms <= 2 ms)"};
+}
+
+TEST(BuildReport, ASourceWithAMaxIopsSearchGetsItsLatencyAgainstIopsChart) {
+  auto search = two_manager_source("search.json", 1000);
+  search.max_iops_search = bisected_search();
+  const auto model = build_report({two_manager_source("plain.csv", 1000), search}, "");
+  ASSERT_EQ(model.max_iops_searches.size(), 1U) << "only the source with a search";
+  const auto& view = model.max_iops_searches.front();
+  EXPECT_EQ(view.source, "search.json");
+  EXPECT_EQ(view.record, bisected_search());
+  EXPECT_EQ(view.chart.id, "max-iops-search-json");
+  EXPECT_EQ(view.chart.title, "Latency against IOPS");
+  EXPECT_EQ(view.chart.x_scale, XScale::linear);
+  EXPECT_EQ(view.chart.x_label, "IOPS");
+  EXPECT_EQ(view.chart.y_label, "99th percentile response time, ms");
+  ASSERT_EQ(view.chart.curves.size(), 3U);
+  EXPECT_EQ(view.chart.curves[0].label, "each run");
+  EXPECT_EQ(view.chart.curves[0].points,
+            (std::vector<ChartPoint>{{1000, 0.9}, {1900, 1.1}, {3000, 1.6}, {3150.4, 1.9}, {3299.6, 2.4}, {3600, 4.5}}))
+      << "in IOPS order, not run order";
+  EXPECT_EQ(view.chart.curves[1].label, "bound: p99 <= 2 ms");
+  EXPECT_EQ(view.chart.curves[1].points, (std::vector<ChartPoint>{{1000, 2}, {3600, 2}}));
+  EXPECT_EQ(view.chart.curves[2].label, "chosen: 3150 IOPS at QD 8");
+  EXPECT_EQ(view.chart.curves[2].points, (std::vector<ChartPoint>{{3150.4, 1.9}}));
+  EXPECT_EQ(view.chart.y_scale, YScale::linear);
+  EXPECT_EQ(model.chart_count(), 1 + model.sections.front().charts.size());
+
+  search.max_iops_search->chosen.reset();  // nothing within the bound yet: no chosen point
+  search.max_iops_search->figure = "p99.9";
+  search.max_iops_search->limit_ms = 0.25;
+  const auto unchosen = build_report({search}, "").max_iops_searches.front().chart;
+  ASSERT_EQ(unchosen.curves.size(), 2U);
+  EXPECT_EQ(unchosen.curves[1].label, "bound: p99.9 <= 0.25 ms");
+  EXPECT_EQ(unchosen.y_label, "99.9th percentile response time, ms");
+
+  search.max_iops_search = bisected_search();
+  search.max_iops_search->steps[3].latency_ms = 40;  // QD 8 overshot to 20 times the bound
+  EXPECT_EQ(build_report({search}, "").max_iops_searches.front().chart.y_scale, YScale::log10)
+      << "on a linear axis the steps near the bound would lie flat on its bottom edge";
+
+  search.steady_state = results::SteadyStateRecord{.figure = "iops", .rounds = {1000}};
+  const auto both = build_report({search}, "");
+  EXPECT_NE(both.steady_states.front().chart.id, both.max_iops_searches.front().chart.id);
+  EXPECT_EQ(both.chart_count(), 2 + both.sections.front().charts.size());
+}
+
 TEST(ChartIds, UniqueEvenWhenSpecsSlugAlike) {
   const auto model = build_report({source_of("x", {point(0, "4K Read", "", 1, 1), point(1, "4k-read", "", 1, 1)})}, "");
   ASSERT_EQ(model.sections.size(), 2U);

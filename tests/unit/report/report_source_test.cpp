@@ -52,6 +52,21 @@ TEST(ReadReportSource, IomarkJson) {
   EXPECT_TRUE(source->points[0].p99_response_ms.has_value());
 }
 
+TEST(ReadReportSource, IomarkJsonKeepsItsMaxIopsSearch) {
+  auto series = example_series();
+  EXPECT_FALSE(read_report_source(results::write_results_json(series), "run.json")->max_iops_search);
+  series.max_iops_search = results::MaxIopsRecord{
+      .figure = "avg",
+      .limit_ms = 0.5,
+      .steps = {{.run = 1, .outstanding_ios = 1, .iops = 800, .latency_ms = 0.3, .within = true}},
+      .chosen = 0,
+      .finished = true,
+      .conclusion = "800 IOPS at QD 1 (avg 0.30 ms <= 0.5 ms)"};
+  const auto source = read_report_source(results::write_results_json(series), "search.json");
+  ASSERT_TRUE(source) << source.error().describe();
+  EXPECT_EQ(source->max_iops_search, series.max_iops_search);
+}
+
 TEST(ReadReportSource, IometerResultsCsv) {
   const auto series = example_series();
   results::ResultsCsvAppender appender;

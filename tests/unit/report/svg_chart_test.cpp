@@ -165,6 +165,12 @@ TEST(RenderSvgChart, OnePolylineAndMarkerPerPoint) {
   for (const char* tick : {">1</text>", ">2</text>", ">4</text>"}) EXPECT_NE(svg.find(tick), std::string::npos) << tick;
 }
 
+TEST(RenderSvgChart, ALonePointHasALargerMarkerThanTheCurveItSitsOn) {
+  const auto svg = render_svg_chart(qd_chart({{"each run", {{1, 100}, {2, 180}}}, {"chosen", {{2, 180}}}}));
+  EXPECT_EQ(count_of(svg, "r=\"3\""), 2U);
+  EXPECT_EQ(count_of(svg, "r=\"6\" stroke=\"#ffffff\""), 1U);
+}
+
 TEST(RenderSvgChart, LongCurvesHaveNoMarkersButAllPoints) {
   ChartCurve curve{"long", {}};
   for (std::size_t i = 1; i <= kMaxMarkedPoints + 1; ++i) curve.points.push_back({static_cast<double>(i), 1.0});

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -375,6 +376,82 @@ TEST(ResultsJson, ASeriesRunInRoundsCarriesItsSteadyStateAndOthersHaveNone) {
   EXPECT_EQ(read_error(document).field(), "steady_state.rounds[2]");
 }
 
+// QD 1, 2, 4 as fast as they go, then two rates between what QD 2 and QD 4 achieved.
+MaxIopsRecord max_iops_search_of_five_steps() {
+  return MaxIopsRecord{.figure = "p99",
+                       .limit_ms = 2,
+                       .steps = {{.run = 1, .outstanding_ios = 1, .iops = 1210.5, .latency_ms = 0.91, .within = true},
+                                 {.run = 2, .outstanding_ios = 2, .iops = 2380, .latency_ms = 1.42, .within = true},
+                                 {.run = 3, .outstanding_ios = 4, .iops = 3900, .latency_ms = 3.8, .within = false},
+                                 {.run = 4, .outstanding_ios = 4, .rate_iops = 3140, .iops = 3139.5, .latency_ms = 1.87,
+                                  .within = true},
+                                 {.run = 5, .outstanding_ios = 4, .rate_iops = 3520, .iops = 3518, .latency_ms = 2.6,
+                                  .within = false}},
+                       .chosen = 3,
+                       .finished = true,
+                       .conclusion = "3140 IOPS at QD 4 (p99 1.87 ms <= 2 ms)"};
+}
+
+TEST(ResultsJson, AMaxIopsSearchCarriesEveryStepAndItsChoiceAndOthersHaveNone) {
+  SeriesResults series = full_series();
+  EXPECT_FALSE(Json::parse(write_results_json(series)).contains("max_iops_search"));
+
+  series.max_iops_search = max_iops_search_of_five_steps();
+  const std::string text = write_results_json(series);
+  EXPECT_EQ(nlohmann::ordered_json::parse(text).dump(2) + "\n", text);
+  const auto read = read_results_json(text, "results.json");
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(*read, series);
+
+  const Json document = Json::parse(text);
+  const Json& search = document.at("max_iops_search");
+  EXPECT_EQ(search.at("figure"), "p99");
+  EXPECT_EQ(search.at("chosen"), 3);
+  EXPECT_TRUE(search.at("steps").at(0).at("rate_iops").is_null()) << "as fast as the depth allows";
+  EXPECT_EQ(search.at("steps").at(3).at("rate_iops"), 3140.0);
+  const auto in_order = nlohmann::ordered_json::parse(text);
+  std::vector<std::string> keys;
+  for (const auto& item : in_order.items()) keys.push_back(item.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"format", "format_version", "series", "plan", "runs", "failed_runs",
+                                            "max_iops_search", "outcome"}));
+
+  // No step within the bound yet: nothing chosen.
+  series.max_iops_search->chosen.reset();
+  series.max_iops_search->finished = false;
+  const auto none_chosen = read_results_json(write_results_json(series));
+  ASSERT_TRUE(none_chosen) << none_chosen.error().describe();
+  EXPECT_EQ(*none_chosen, series);
+  EXPECT_TRUE(Json::parse(write_results_json(series)).at("max_iops_search").at("chosen").is_null());
+}
+
+TEST(ResultsJson, AMaxIopsSearchWithImpossibleFiguresIsRefusedByPath) {
+  SeriesResults series = full_series();
+  series.max_iops_search = max_iops_search_of_five_steps();
+  const Json document = Json::parse(write_results_json(series));
+  const auto refused = [&document](const std::function<void(Json&)>& spoil) {
+    Json spoiled = document;
+    spoil(spoiled["max_iops_search"]);
+    const Error error = read_error(spoiled);
+    return error.field() + ": " + error.message();
+  };
+  EXPECT_EQ(refused([](Json& s) { s["steps"][2]["iops"] = -1; }), "max_iops_search.steps[2].iops: must not be negative");
+  EXPECT_EQ(refused([](Json& s) { s["steps"][1]["latency_ms"] = -0.5; }),
+            "max_iops_search.steps[1].latency_ms: must not be negative");
+  EXPECT_EQ(refused([](Json& s) { s["steps"][4]["rate_iops"] = -3520; }),
+            "max_iops_search.steps[4].rate_iops: must not be negative");
+  EXPECT_EQ(refused([](Json& s) { s["limit_ms"] = -2; }), "max_iops_search.limit_ms: must not be negative");
+  EXPECT_EQ(refused([](Json& s) { s["steps"][2]["latency_ms"] = 1e300; }),
+            "max_iops_search.steps[2].latency_ms: not a figure (finite, below 1e15 in magnitude)");
+  EXPECT_EQ(refused([](Json& s) { s["steps"][0]["iops"] = "fast"; }), "max_iops_search.steps[0].iops: expected a number");
+  EXPECT_EQ(refused([](Json& s) { s["steps"][0]["outstanding_ios"] = 0; }),
+            "max_iops_search.steps[0].outstanding_ios: must not be 0");
+  EXPECT_EQ(refused([](Json& s) { s["chosen"] = 5; }), "max_iops_search.chosen: no such step (5 steps)");
+  EXPECT_EQ(refused([](Json& s) { s["chosen"] = -1; }), "max_iops_search.chosen: expected an unsigned integer");
+  EXPECT_EQ(refused([](Json& s) { s["steps"] = Json::array(); }), "max_iops_search.chosen: no such step (0 steps)");
+  EXPECT_EQ(refused([](Json& s) { s["steps"][3].erase("within"); }), "max_iops_search.steps[3].within: missing");
+  EXPECT_EQ(refused([](Json& s) { s = Json::array(); }), "max_iops_search: expected an object");
+}
+
 TEST(ResultsJson, ARunAtARateCarriesItsServiceTimesAndLagAndOthersHaveNone) {
   SeriesResults series = full_series();
   const Json plain = Json::parse(write_results_json(series));
@@ -421,6 +498,28 @@ TEST_F(ResultsJsonFileTest, TheSteadyStateRecordOnDiskIsTheLatestRound) {
   series.steady_state = record;
   series.outcome = SeriesOutcome::completed;
   EXPECT_EQ(contents(), write_results_json(series));
+}
+
+TEST_F(ResultsJsonFileTest, TheMaxIopsSearchOnDiskIsTheLatestStep) {
+  SeriesResults series = full_series();
+  series.runs.resize(1);
+  series.failed_runs.clear();
+  auto file = ResultsJsonFile::create(path(), series.info, series.plan);
+  ASSERT_TRUE(file) << file.error().describe();
+  ASSERT_TRUE(file->add_run(series.runs[0]));
+  MaxIopsRecord record{.figure = "avg", .limit_ms = 1, .conclusion = "searching"};
+  record.steps.push_back({.run = 1, .outstanding_ios = 1, .iops = 900, .latency_ms = 0.4, .within = true});
+  ASSERT_TRUE(file->set_max_iops_search(record));
+  record.steps.push_back({.run = 2, .outstanding_ios = 2, .iops = 1700, .latency_ms = 0.8, .within = true});
+  record.chosen = 1;
+  ASSERT_TRUE(file->set_max_iops_search(record));
+  ASSERT_TRUE(file->finish(SeriesOutcome::completed));
+  series.max_iops_search = record;
+  series.outcome = SeriesOutcome::completed;
+  EXPECT_EQ(contents(), write_results_json(series));
+  const auto read = read_results_json(contents());
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(read->max_iops_search, record);
 }
 
 TEST(ResultsJson, EachRunSaysWhetherAStopCutItShortAndOlderFilesReadAsCompleted) {

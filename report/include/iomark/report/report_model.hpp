@@ -4,6 +4,8 @@
 //
 // Per source run in rounds (--steady-state): its figure per round and, over the window, its
 // average, 110% and 90% of it and the least-squares line, as SNIA's steady-state plots draw.
+// Per source with a --find-max-iops search: the latency figure against the IOPS of every step,
+// the bound, and the step chosen.
 // Per access spec (in order of first appearance): IOPS, average and p99 response time, MB/s
 // and CPU against outstanding I/Os on a log2 axis, one curve per source's ALL rows and, for a
 // source with several managers, one per manager; the IOPS ratio to the first source when
@@ -82,10 +84,19 @@ struct SteadyStateView {
   Chart chart;
 };
 
+// The --find-max-iops search of one source: its record, and its steps' latency against IOPS
+// with the bound and the step chosen.
+struct MaxIopsView {
+  std::string source;
+  results::MaxIopsRecord record;
+  Chart chart;
+};
+
 struct ReportModel {
   std::string title;
   std::vector<ReportSource> sources;
   std::vector<SteadyStateView> steady_states;  // one per source run in rounds
+  std::vector<MaxIopsView> max_iops_searches;  // one per source with a --find-max-iops search
   std::vector<SpecSection> sections;
   std::vector<ComparisonRow> comparison;  // empty for a single source
   std::size_t runs_without_queue_depth{};  // ALL points left off the charts (workers' QDs differ)

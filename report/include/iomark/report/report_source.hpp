@@ -49,6 +49,8 @@ struct ReportSource {
   // A series run in rounds until a figure was steady (iomark run --steady-state): the JSON's
   // record, or the series just measured.
   std::optional<results::SteadyStateRecord> steady_state{};
+  // A --find-max-iops search: every step with its latency figure and the step chosen.
+  std::optional<results::MaxIopsRecord> max_iops_search{};
 };
 
 // A source from a results file's text: iomark JSON when its first non-blank character is

@@ -5,7 +5,7 @@
 // The output is a standalone SVG document (with its xmlns), usable as a file and inline in
 // HTML alike. Each curve is one <polyline class="curve"> whose data-points attribute and
 // points list hold one entry per chart point; curves of up to kMaxMarkedPoints points also
-// get a <circle class="marker"> per point.
+// get a <circle class="marker"> per point, a curve of one point a larger one.
 //
 // Pure functions; thread-safe.
 #pragma once

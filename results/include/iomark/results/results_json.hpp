@@ -2,8 +2,9 @@
 //
 // Top level: "format": "iomark-results", "format_version": 1, the series (test type,
 // description, record mode, start time, controller version), the plan that produced it
-// (when known), the runs, the failed runs and the outcome, in that order (the runs come
-// last but two, so a running series can add them to the file in place). Each run holds its
+// (when known), the runs, the failed runs, the steady-state rounds and the --find-max-iops
+// search (only for the series that made them) and the outcome, in that order (the runs come
+// before the rest, so a running series can add them to the file in place). Each run holds its
 // identity, the specs it used and the manager -> worker -> target tree with host facts, CPU and network samples, settings
 // and each target's raw counters (including its full latency histogram, so readers can
 // merge histograms themselves). Every level (ALL, manager, worker, target) also has a
@@ -34,13 +35,18 @@ inline constexpr int kJsonFormatVersion = 1;
 // Pretty-printed (2-space indent), with a trailing newline.
 [[nodiscard]] std::string write_results_json(const SeriesResults& series);
 
+// What only some series record, each written only when set (SeriesResults has the same).
+struct SeriesRecords {
+  std::optional<SteadyStateRecord> steady_state{};
+  std::optional<MaxIopsRecord> max_iops_search{};
+};
+
 // The same document in pieces, for writing it one run at a time:
 // head + run(first run, true) + run(next, false)... + tail == write_results_json().
 [[nodiscard]] std::string results_json_head(const SeriesInfo& info, const std::optional<access_specs::TestPlan>& plan);
 [[nodiscard]] std::string results_json_run(const RunResults& run, bool first);
-[[nodiscard]] std::string results_json_tail(const std::vector<FailedRun>& failed_runs,
-                                            const std::optional<SteadyStateRecord>& steady_state, SeriesOutcome outcome,
-                                            bool any_run);
+[[nodiscard]] std::string results_json_tail(const std::vector<FailedRun>& failed_runs, const SeriesRecords& records,
+                                            SeriesOutcome outcome, bool any_run);
 
 // The largest JSON text read_results_json takes: 256 MiB (docs/results-format.md, "Limits").
 // nlohmann's document costs several times the text in memory.

@@ -1,8 +1,9 @@
 // The JSON results file of a running series, complete on disk after every run while the
 // controller keeps none of the runs in memory: each run is written once, over the document's
-// tail (the end of "runs", "failed_runs" and "outcome"), followed by the tail again, then the
-// file is fsynced. A series of thousands of runs on hundreds of workers costs the memory of
-// one run; the file always reads as write_results_json() of the series so far.
+// tail (the end of "runs", "failed_runs", the steady-state and max-IOPS records and
+// "outcome"), followed by the tail again, then the file is fsynced. A series of thousands of
+// runs on hundreds of workers costs the memory of one run; the file always reads as
+// write_results_json() of the series so far.
 //
 // A crash in the middle of one of these writes can leave that run cut off in the JSON;
 // results.csv, appended and fsynced run by run, is the record that survives any crash.
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "iomark/common/result.hpp"
+#include "iomark/results/results_json.hpp"
 #include "iomark/results/run_results.hpp"
 
 namespace iomark::results {
@@ -31,6 +33,8 @@ class ResultsJsonFile {
   [[nodiscard]] Result<void> add_failed_run(const FailedRun& failed);
   // The rounds of a series run until a figure is steady so far: replaces the previous record.
   [[nodiscard]] Result<void> set_steady_state(const SteadyStateRecord& record);
+  // The --find-max-iops search's steps so far: replaces the previous record.
+  [[nodiscard]] Result<void> set_max_iops_search(const MaxIopsRecord& record);
   [[nodiscard]] Result<void> finish(SeriesOutcome outcome);
 
  private:
@@ -42,7 +46,7 @@ class ResultsJsonFile {
   std::uint64_t tail_offset_{};
   bool any_run_{false};
   std::vector<FailedRun> failed_runs_;  // few and small: kept to rewrite the tail
-  std::optional<SteadyStateRecord> steady_state_;
+  SeriesRecords records_;
   SeriesOutcome outcome_{SeriesOutcome::in_progress};
 };
 

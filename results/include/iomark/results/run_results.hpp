@@ -185,6 +185,28 @@ struct SteadyStateRecord {
   friend bool operator==(const SteadyStateRecord&, const SteadyStateRecord&) = default;
 };
 
+// A --find-max-iops search (docs/characterize.md#find-max-iops): every run it made, in order,
+// and the one it chose, the highest IOPS whose latency figure stayed within the bound.
+struct MaxIopsStep {
+  std::uint32_t run{};              // 1-based run number of the series
+  std::uint32_t outstanding_ios{};  // per target
+  std::optional<double> rate_iops{};  // asked of every manager together; unset: as fast as the depth allows
+  double iops{};        // achieved, ALL row
+  double latency_ms{};  // the bound's figure, ALL row (merged over every manager)
+  bool within{false};   // latency_ms <= the limit
+  friend bool operator==(const MaxIopsStep&, const MaxIopsStep&) = default;
+};
+
+struct MaxIopsRecord {
+  std::string figure{};  // avg, p99 or p99.9 (access_specs::LatencyFigure's names)
+  double limit_ms{};
+  std::vector<MaxIopsStep> steps{};  // in the order they ran
+  std::optional<std::uint32_t> chosen{};  // index into steps; unset while no step was within the bound
+  bool finished{false};     // the search ended by its own rule, not cut short
+  std::string conclusion{};  // in words, e.g. "4012 IOPS at QD 8 (p99 1.91 ms <= 2 ms)"
+  friend bool operator==(const MaxIopsRecord&, const MaxIopsRecord&) = default;
+};
+
 struct SeriesResults {
   SeriesInfo info;
   std::optional<access_specs::TestPlan> plan;  // the plan that produced the runs, if known
@@ -192,6 +214,7 @@ struct SeriesResults {
   SeriesOutcome outcome{SeriesOutcome::in_progress};
   std::vector<FailedRun> failed_runs{};  // initialised so that older 4-field aggregate initialisations stay warning-free
   std::optional<SteadyStateRecord> steady_state{};  // only for a series run in rounds
+  std::optional<MaxIopsRecord> max_iops_search{};  // only for a --find-max-iops series
   friend bool operator==(const SeriesResults&, const SeriesResults&) = default;
 };
 
