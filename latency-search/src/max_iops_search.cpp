@@ -43,6 +43,7 @@ void MaxIopsSearch::record_depth(const MeasuredStep& measured) {
   // This depth broke the bound: what it gave unrated is as much as any rate at it can give.
   rate_phase_ = true;
   high_ = measured.iops;
+  first_broken_iops_ = measured.iops;
   end_rate_phase_if_closed();
 }
 
@@ -61,7 +62,7 @@ void MaxIopsSearch::record_rate(const MeasuredStep& measured) {
 void MaxIopsSearch::end_rate_phase_if_closed() {
   if (low_ > 0 && high_ <= low_ * (1 + limits_.tolerance)) {
     end_ = SearchEnd::bracketed;
-  } else if (low_ <= 0 && high_ / 2 < limits_.min_rate_iops) {
+  } else if (low_ <= 0 && high_ / 2 < first_broken_iops_ * limits_.min_rate_fraction) {
     end_ = SearchEnd::never_within;
   }
 }

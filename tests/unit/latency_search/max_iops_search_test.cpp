@@ -94,11 +94,13 @@ TEST(MaxIopsSearch, NoDeeperQueueAfterTheCeilingIsReached) {
 
 TEST(MaxIopsSearch, ALatencyFloorAboveTheBoundEndsWithNothingChosen) {
   // The queue's latency is never under 0.1 ms at any rate: a 0.05 ms bound cannot be kept.
-  const auto search = searched(0.05, QueueModel{}, {.max_rate_steps = 40});
+  const auto search = searched(0.05, QueueModel{});
   EXPECT_EQ(search.end(), SearchEnd::never_within);
   EXPECT_FALSE(search.chosen());
   EXPECT_FALSE(search.next());
-  EXPECT_LT(*search.steps().back().step.rate_iops, 2.0) << "halved down to the least rate worth a run";
+  // Depth 1 gave 5000 IOPS; halved 6 times, down to 5000/64.
+  EXPECT_EQ(search.steps().size(), 1U + 6U);
+  EXPECT_DOUBLE_EQ(*search.steps().back().step.rate_iops, 5000.0 / 64);
 }
 
 TEST(MaxIopsSearch, StopsAfterTheMostRateRunsAllowed) {

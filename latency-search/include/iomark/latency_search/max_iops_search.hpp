@@ -39,9 +39,10 @@ struct SearchLimits {
   std::uint32_t max_outstanding_ios{1024};
   double tolerance{0.02};  // the rate phase ends once (high - low) <= tolerance x low
   std::size_t max_rate_steps{12};
-  // A rate under this is not worth a run: with nothing within the bound above it, the device
-  // cannot keep the bound at any useful rate.
-  double min_rate_iops{1.0};
+  // With no run within the bound yet, the rate is halved from what the first depth gave, down
+  // to this fraction of it: a device that keeps the bound only slower than that is not one
+  // the bound was meant for, and a few I/Os a second give no percentile worth the name.
+  double min_rate_fraction{1.0 / 64};
 };
 
 // How the search ended (or that it has not).
@@ -49,7 +50,7 @@ enum class SearchEnd : std::uint8_t {
   searching,
   bracketed,        // the most IOPS within the bound is known to within the tolerance
   held_at_max_depth,  // the deepest depth allowed kept the bound: the device gives no more
-  never_within,     // no rate down to min_rate_iops kept the bound
+  never_within,     // no rate down to min_rate_fraction of the first depth's IOPS kept the bound
   out_of_steps,     // max_rate_steps rate runs did not close the bracket
 };
 
@@ -85,6 +86,7 @@ class MaxIopsSearch {
   bool rate_phase_{false};
   double low_{};   // the most IOPS seen within the bound (0: none yet)
   double high_{};  // the least rate (or unrated IOPS) that broke it
+  double first_broken_iops_{};  // what the depth that broke the bound gave unrated
   std::size_t rate_steps_{};
 };
 
