@@ -116,6 +116,7 @@ report::ReportSource measured_series_source(const controller::SeriesOutcome& out
     source.failures.push_back({"run " + std::to_string(failed.position), failed.error});
   }
   if (outcome.steady_state) source.steady_state = controller::steady_state_record(*outcome.steady_state);
+  source.max_iops_search = outcome.max_iops_search;
   return source;
 }
 

@@ -19,6 +19,7 @@
 #include "iomark/app_runtime/progress_line.hpp"
 #include "iomark/common/units.hpp"
 #include "iomark/cli_text/console_lines.hpp"
+#include "iomark/cli_text/max_iops_text.hpp"
 #include "iomark/cli_text/steady_state_text.hpp"
 #include "iomark/dynamo_adapter/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
@@ -115,6 +116,10 @@ class ConsoleObserver final : public controller::SeriesObserver {
     progress_.keep(cli_text::round_line(progress));
   }
 
+  void search_step(const results::MaxIopsRecord& search) override {
+    progress_.keep(cli_text::search_step_line(search));
+  }
+
   // --verify: bad blocks found over the series so far.
   [[nodiscard]] std::uint64_t bad_blocks() const noexcept { return bad_blocks_; }
 
@@ -160,6 +165,7 @@ void print_summary(const controller::SeriesOutcome& outcome, std::ostream& out) 
     out << "* stopped early: the figures cover its recording until the stop\n";
   }
   if (outcome.steady_state) out << cli_text::verdict_line(*outcome.steady_state) << '\n';
+  if (outcome.max_iops_search) out << '\n' << cli_text::search_report(*outcome.max_iops_search);
 }
 
 // Prints managers as they join, and logins refused (wrong key, version mismatch).

@@ -37,4 +37,8 @@ void ObserverFanout::round_judged(const SteadyStateProgress& progress) {
   for (auto* observer : observers_) observer->round_judged(progress);
 }
 
+void ObserverFanout::search_step(const results::MaxIopsRecord& search) {
+  for (auto* observer : observers_) observer->search_step(search);
+}
+
 }  // namespace iomark::controller

@@ -76,8 +76,10 @@ Result<SeriesPlan> quick_series(const access_specs::RunRequest& request, const s
     pairs.push_back(std::move(*names));
   }
   SeriesPlan series;
-  const auto test_type = request.outstanding_ios.size() > 1 ? access_specs::TestType::cycle_outstanding_ios
-                                                            : access_specs::TestType::normal;
+  // A search's runs step through depths as a cycle does.
+  const auto test_type = request.outstanding_ios.size() > 1 || request.find_max_iops
+                             ? access_specs::TestType::cycle_outstanding_ios
+                             : access_specs::TestType::normal;
   series.info = {test_type, request.description, results::wall_clock_now(), access_specs::RecordResults::all,
                  IOMARK_VERSION};
   series.ramp_up_s = request.ramp_up_s.value_or(0);
@@ -108,6 +110,9 @@ Result<SeriesPlan> quick_series(const access_specs::RunRequest& request, const s
     series.runs.push_back(std::move(run));
   }
   series.steady_state = steady_state_rounds(request, series.runs.size());
+  auto search = max_iops_search_plan(request, series.runs);
+  if (!search) return fail(search.error());
+  series.max_iops_search = *search;
   return series;
 }
 

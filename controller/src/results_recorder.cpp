@@ -53,6 +53,10 @@ Result<void> ResultsRecorder::record_rounds(const SteadyStateProgress& progress)
   return json_ ? json_->set_steady_state(steady_state_record(progress)) : Result<void>{};
 }
 
+Result<void> ResultsRecorder::record_search(const results::MaxIopsRecord& search) {
+  return json_ ? json_->set_max_iops_search(search) : Result<void>{};
+}
+
 Result<void> ResultsRecorder::record_failure(const results::FailedRun& failed) {
   const auto message = failed.error;
   const auto text = csv_pending_ + appender_.append_error(message);

@@ -1,10 +1,12 @@
 #include "iomark/controller/series_runner.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "iomark/controller/network_pairing.hpp"
 #include "iomark/results/wall_clock.hpp"
+#include "iomark/run_builder/run_builder.hpp"
 #include "run_driver.hpp"
 
 namespace iomark::controller {
@@ -41,6 +43,31 @@ std::optional<SteadyStateRounds> steady_state_rounds(const access_specs::RunRequ
                            .max_rounds = request.steady_state->max_rounds};
 }
 
+Result<std::optional<MaxIopsSearchPlan>> max_iops_search_plan(const access_specs::RunRequest& request,
+                                                             const std::vector<RunPlan>& runs) {
+  if (!request.find_max_iops) return std::optional<MaxIopsSearchPlan>{};
+  const auto refuse = [](std::string why) {
+    return fail(Error(ErrorCode::invalid_argument, std::move(why)).in_field("--find-max-iops"));
+  };
+  if (runs.size() != 1) {
+    return refuse("the search starts from one run and makes its own depths; this series has " +
+                  std::to_string(runs.size()) + " (a --qd list, or a plan's cycling or access specs)");
+  }
+  if (request.rate_iops) return refuse("the search chooses its rates itself: leave out --rate-iops");
+  if (request.steady_state) return refuse("a search is not run in rounds: leave out --steady-state");
+  std::optional<std::uint32_t> shallowest;
+  for (const auto& manager : runs.front().managers) {
+    for (const auto& worker : manager.assignment.workers) {
+      for (const auto& target : worker.targets) {
+        if (!target.network) shallowest = std::min(shallowest.value_or(target.outstanding_ios), target.outstanding_ios);
+      }
+    }
+  }
+  if (!shallowest) return refuse("the run has no disk target to search on");
+  return std::optional<MaxIopsSearchPlan>{
+      MaxIopsSearchPlan{.bound = *request.find_max_iops, .limits = {.first_outstanding_ios = *shallowest}}};
+}
+
 results::SteadyStateRecord steady_state_record(const SteadyStateProgress& progress) {
   const auto& verdict = progress.verdict;
   return {
@@ -56,6 +83,55 @@ results::SteadyStateRecord steady_state_record(const SteadyStateProgress& progre
       .slope = verdict.slope,
       .reason = verdict.reason,
   };
+}
+
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+// "p99 1.910 ms"
+std::string latency_text(const results::MaxIopsRecord& record, double latency_ms) {
+  return record.figure + " " + fixed(latency_ms, 3) + " ms";
+}
+
+std::string step_text(const results::MaxIopsStep& step) {
+  std::string text = fixed(step.iops, 0) + " IOPS at QD " + std::to_string(step.outstanding_ios);
+  if (step.rate_iops) text += ", rate " + fixed(*step.rate_iops, 0);
+  return text;
+}
+
+std::string limit_text(double limit_ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", limit_ms);
+  return text;
+}
+
+}  // namespace
+
+std::string max_iops_conclusion(const results::MaxIopsRecord& record, latency_search::SearchEnd end) {
+  const std::string bound = record.figure + " <= " + limit_text(record.limit_ms) + " ms";
+  if (!record.chosen) {
+    if (record.steps.empty()) return "no run yet";
+    const auto& last = record.steps.back();
+    return "no run kept " + bound + ": the last, " + step_text(last) + ", gave " + latency_text(record, last.latency_ms);
+  }
+  const auto& chosen = record.steps.at(*record.chosen);
+  std::string text = step_text(chosen) + " (" + latency_text(record, chosen.latency_ms) + " within " + bound + ")";
+  switch (end) {
+    case latency_search::SearchEnd::held_at_max_depth:
+      return text + "; the bound held at the deepest queue tried";
+    case latency_search::SearchEnd::out_of_steps:
+      return text + "; the search stopped after " + std::to_string(record.steps.size()) +
+             " runs, its rates not yet within 2%";
+    case latency_search::SearchEnd::searching:
+    case latency_search::SearchEnd::bracketed:
+    case latency_search::SearchEnd::never_within: break;
+  }
+  return text;
 }
 
 namespace {
@@ -77,10 +153,14 @@ class SeriesDriver {
       stopped(begun.error());
       return std::move(outcome_);
     }
-    const std::size_t rounds = series_.steady_state ? series_.steady_state->max_rounds : 1;
-    for (std::size_t round = 0; round < rounds && !outcome_.error; ++round) {
-      if (!run_round(round, rounds)) break;
-      if (series_.steady_state && !judge_round(round)) break;
+    if (series_.max_iops_search) {
+      run_search(*series_.max_iops_search);
+    } else {
+      const std::size_t rounds = series_.steady_state ? series_.steady_state->max_rounds : 1;
+      for (std::size_t round = 0; round < rounds && !outcome_.error; ++round) {
+        if (!run_round(round, rounds)) break;
+        if (series_.steady_state && !judge_round(round)) break;
+      }
     }
     if (auto finished = recorder_.finish(outcome_.outcome); !finished && !outcome_.error) {
       outcome_.error = finished.error();
@@ -150,6 +230,108 @@ class SeriesDriver {
     }
     observer_.round_judged(progress);
     return !progress.verdict.steady;
+  }
+
+  // The search's runs, one after another, each the series' run at the search's depth and rate;
+  // each recorded and observed with every step so far.
+  void run_search(const MaxIopsSearchPlan& plan) {
+    latency_search::MaxIopsSearch search(plan.bound.limit_ms, plan.limits);
+    auto& record = outcome_.max_iops_search.emplace();
+    record.figure = std::string(access_specs::to_string(plan.bound.figure));
+    record.limit_ms = plan.bound.limit_ms;
+    for (std::size_t index = 0; !outcome_.error; ++index) {
+      const auto step = search.next();
+      if (!step) break;
+      const std::size_t count = index + search.steps_left_at_most();
+      if (stop_.stop_requested()) {
+        stopped(Error(ErrorCode::cancelled, "stopped by the user before run " + std::to_string(index + 1) +
+                                                " of the --find-max-iops search"),
+                StopCause::stop_requested);
+        break;
+      }
+      if (series_.on_agent_loss == AgentLossPolicy::drop_and_continue) drop_closed(0);
+      auto run = step_plan(*step, index);
+      if (!run) {
+        stopped(run.error());
+        break;
+      }
+      if (!run_one(*run, index, count, 0)) break;
+      const auto completed = std::find_if(outcome_.runs.begin(), outcome_.runs.end(),
+                                          [&](const CompletedRun& done) { return done.index == index; });
+      if (completed == outcome_.runs.end()) {
+        stopped(Error(ErrorCode::io_error, run_name(index, count, *run) +
+                                               " failed; the search cannot go on without its figures"));
+        break;
+      }
+      const auto& all = completed->points.front();
+      const auto latency = latency_of(all, plan.bound.figure);
+      if (!latency) {
+        stopped(Error(ErrorCode::unsupported, run_name(index, count, *run) + " has no " + record.figure +
+                                                  " latency to hold within the bound")
+                    .in_field("--find-max-iops"));
+        break;
+      }
+      search.record(all.iops, *latency);
+      const auto& measured = search.steps().back();
+      record.steps.push_back({.run = static_cast<std::uint32_t>(index + 1),
+                              .outstanding_ios = measured.step.outstanding_ios,
+                              .rate_iops = measured.step.rate_iops,
+                              .iops = measured.iops,
+                              .latency_ms = measured.latency_ms,
+                              .within = measured.within});
+      const auto chosen = search.chosen();
+      record.chosen = chosen ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*chosen)) : std::nullopt;
+      record.finished = search.end() != latency_search::SearchEnd::searching;
+      record.conclusion = max_iops_conclusion(record, search.end());
+      if (auto recorded = recorder_.record_search(record); !recorded) {
+        stopped(recorded.error());
+        break;
+      }
+      observer_.search_step(record);
+    }
+  }
+
+  // The series' run at the step's depth on every disk target and, with a rate, that rate
+  // shared over every disk worker; network targets are left as planned.
+  [[nodiscard]] Result<RunPlan> step_plan(const latency_search::Step& step, std::size_t index) const {
+    RunPlan plan = without(series_.runs.front(), dropped_);
+    if (plan.managers.empty()) {
+      return fail(Error(ErrorCode::io_error, "every manager of the search was lost; nothing left to run"));
+    }
+    for (auto& manager : plan.managers) {
+      for (auto& worker : manager.assignment.workers) {
+        for (auto& target : worker.targets) {
+          if (!target.network) target.outstanding_ios = step.outstanding_ios;
+        }
+      }
+      // The first run made the test files; later runs find them made.
+      if (index > 0) manager.prepare.clear();
+    }
+    if (step.rate_iops) {
+      if (auto shared = run_builder::share_rate_iops(plan.managers, *step.rate_iops); !shared) {
+        return fail(Error(shared.error()).in_field("--find-max-iops"));
+      }
+    }
+    plan.info.queue_depth = step.outstanding_ios;
+    plan.info.cycling_step = static_cast<std::uint32_t>(index);
+    plan.label = "search: '" + (plan.info.specs.empty() ? std::string() : plan.info.specs.front().name) + "' QD " +
+                 std::to_string(step.outstanding_ios);
+    if (step.rate_iops) plan.label += " at " + fixed(*step.rate_iops, 0) + " IOPS";
+    return plan;
+  }
+
+  static std::optional<double> latency_of(const results::RunPoint& all, access_specs::LatencyFigure figure) {
+    switch (figure) {
+      case access_specs::LatencyFigure::average_ms: return all.average_response_ms;
+      case access_specs::LatencyFigure::p99_ms: return all.p99_response_ms;
+      case access_specs::LatencyFigure::p99_9_ms:
+        if (!all.latency) return std::nullopt;
+        for (const auto& percentile : all.latency->percentiles) {
+          if (percentile.percentile == 99.9) return percentile.latency_ms;
+        }
+        return std::nullopt;
+    }
+    return std::nullopt;
   }
 
   static std::optional<double> figure_of(const results::RunPoint& all, access_specs::SteadyFigure figure) {
@@ -246,6 +428,12 @@ class SeriesDriver {
       for (const auto& manager : run.managers) {
         const auto& link = *links_.at(manager.manager);
         if (!is_dynamo(link.inventory())) continue;
+        if (series_.max_iops_search) {
+          return fail(Error(ErrorCode::unsupported, "Dynamo '" + link.name() +
+                                                        "' keeps no schedule and reports no percentiles: only iomark "
+                                                        "agents take part in a search")
+                          .in_field("--find-max-iops"));
+        }
         if (series_.steady_state && series_.steady_state->figure == access_specs::SteadyFigure::p99_ms) {
           return fail(Error(ErrorCode::unsupported, "Dynamo '" + link.name() +
                                                         "' reports no percentiles: judge the rounds on iops, mbps "

@@ -197,6 +197,13 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
         ->type_name("IOPS")
         ->check(CLI::PositiveNumber)
         ->group(group(kTimingGroup));
+    command
+        .add_option("--find-max-iops", flags.find_max_iops,
+                    "Search for the most IOPS whose latency stays within BOUND (avg, p99 or p99.9, e.g. "
+                    "p99<=2ms): --qd doubled, then the rate bisected to within 2%")
+        ->type_name("BOUND")
+        ->check(parsed_by(access_specs::parse_latency_bound))
+        ->group(group(kTimingGroup));
   }
 
   const char* results_help = series ? "IOmeter results.csv to append to (\"\" for none)"

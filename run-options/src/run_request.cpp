@@ -23,6 +23,12 @@ Result<access_specs::RunRequest> make_run_request(const RunFlags& flags) {
     if (!figure) return fail(figure.error());
     steady_state = access_specs::SteadyStateRequest{.figure = *figure, .max_rounds = flags.max_rounds};
   }
+  std::optional<access_specs::LatencyBound> find_max_iops;
+  if (flags.find_max_iops) {
+    auto bound = access_specs::parse_latency_bound(*flags.find_max_iops);
+    if (!bound) return fail(bound.error());
+    find_max_iops = *bound;
+  }
   if (!flags.verify_journal.empty() && (!flags.verify || flags.targets.size() != 1)) {
     return fail(Error(ErrorCode::invalid_argument, "names the journal of one target verified with --verify")
                     .in_field("--verify-journal"));
@@ -49,6 +55,7 @@ Result<access_specs::RunRequest> make_run_request(const RunFlags& flags) {
       .results_timeseries = flags.results_timeseries,
       .steady_state = steady_state,
       .rate_iops = flags.rate_iops,
+      .find_max_iops = find_max_iops,
   };
 }
 

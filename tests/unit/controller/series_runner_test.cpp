@@ -294,6 +294,153 @@ TEST_F(SeriesRunnerTest, RoundsStopOnceTheRuleCallsTheFigureSteady) {
   EXPECT_EQ(observer.labels.front(), "1/12 round 1: '4K random read' QD 1");
 }
 
+class SearchRecorder final : public SeriesObserver {
+ public:
+  void run_started(std::size_t /*index*/, std::size_t /*count*/, const RunPlan& run) override { runs.push_back(run); }
+  void search_step(const results::MaxIopsRecord& search) override { steps.push_back(search); }
+  void preparing(const std::string& /*manager*/, std::size_t /*position*/, std::size_t /*count*/) override {
+    ++preparations;
+  }
+  std::size_t preparations{};
+  std::vector<RunPlan> runs;
+  std::vector<results::MaxIopsRecord> steps;
+};
+
+TEST_F(SeriesRunnerTest, ASearchDoublesTheDepthOfTheSeriesRunWhileTheBoundHolds) {
+  series_.run_time_s = 1;
+  series_.runs.resize(1);  // a search has one run to start from
+  series_.max_iops_search = MaxIopsSearchPlan{
+      .bound = {access_specs::LatencyFigure::average_ms, 60'000},  // the null engine keeps it at any depth
+      .limits = {.first_outstanding_ios = 1, .max_outstanding_ios = 4},
+  };
+  SearchRecorder observer;
+  const auto json = dir_.path() / "search.json";
+  ResultsRecorder recorder("", json.string());
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder);
+  ASSERT_FALSE(outcome.error) << outcome.error->describe();
+  ASSERT_EQ(observer.runs.size(), 3U) << "QD 1, 2, 4, then the deepest allowed";
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(observer.runs[i].info.queue_depth, 1U << i);
+    for (const auto& manager : observer.runs[i].managers) {
+      for (const auto& worker : manager.assignment.workers) {
+        EXPECT_EQ(worker.rate_iops, 0.0) << "the depth phase runs unrated";
+        for (const auto& target : worker.targets) EXPECT_EQ(target.outstanding_ios, 1U << i);
+      }
+    }
+  }
+  EXPECT_EQ(observer.preparations, 1U) << "the test file is made once";
+  ASSERT_TRUE(outcome.max_iops_search);
+  const auto& search = *outcome.max_iops_search;
+  EXPECT_EQ(observer.steps.size(), 3U);
+  EXPECT_EQ(search.figure, "avg");
+  ASSERT_EQ(search.steps.size(), 3U);
+  ASSERT_TRUE(search.chosen);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(search.steps[i].run, i + 1);
+    EXPECT_EQ(search.steps[i].iops, outcome.runs[i].points.at(0).iops) << "the ALL row's figures";
+    EXPECT_EQ(search.steps[i].latency_ms, outcome.runs[i].points.at(0).average_response_ms);
+    EXPECT_LE(search.steps[i].iops, search.steps[*search.chosen].iops);
+  }
+  EXPECT_TRUE(search.finished);
+  EXPECT_NE(search.conclusion.find("the bound held at the deepest queue tried"), std::string::npos) << search.conclusion;
+
+  const auto written = results::read_results_json(read_all(json));
+  ASSERT_TRUE(written) << written.error().describe();
+  ASSERT_TRUE(written->max_iops_search);
+  EXPECT_EQ(*written->max_iops_search, search);
+}
+
+TEST_F(SeriesRunnerTest, ASearchThatBreaksTheBoundRunsRatesSharedOverEveryWorker) {
+  series_.run_time_s = 1;
+  series_.runs.resize(1);
+  // No device keeps a p99.9 of a picosecond: every run breaks the bound.
+  series_.max_iops_search = MaxIopsSearchPlan{
+      .bound = {access_specs::LatencyFigure::p99_9_ms, 1e-9},
+      .limits = {.first_outstanding_ios = 2, .max_outstanding_ios = 1024, .max_rate_steps = 2},
+  };
+  SearchRecorder observer;
+  ResultsRecorder recorder("", "");
+  const auto outcome = run_series(registry_.links(), series_, observer, recorder);
+  ASSERT_FALSE(outcome.error) << outcome.error->describe();
+  ASSERT_EQ(observer.runs.size(), 3U) << "depth 2 unrated, then two rate runs";
+  ASSERT_TRUE(outcome.max_iops_search);
+  const auto& steps = outcome.max_iops_search->steps;
+  ASSERT_EQ(steps.size(), 3U);
+  EXPECT_FALSE(steps[0].rate_iops);
+  ASSERT_TRUE(steps[1].rate_iops);
+  EXPECT_DOUBLE_EQ(*steps[1].rate_iops, steps[0].iops / 2) << "nothing within: halved";
+  for (std::size_t i = 1; i < 3; ++i) {
+    double shared = 0;
+    for (const auto& manager : observer.runs[i].managers) {
+      for (const auto& worker : manager.assignment.workers) {
+        shared += worker.rate_iops;
+        for (const auto& target : worker.targets) EXPECT_EQ(target.outstanding_ios, 2U) << "at the depth that broke it";
+      }
+    }
+    EXPECT_NEAR(shared, *steps[i].rate_iops, 1e-6 * shared);
+    EXPECT_FALSE(steps[i].within);
+  }
+  EXPECT_FALSE(outcome.max_iops_search->chosen);
+  EXPECT_NE(outcome.max_iops_search->conclusion.find("no run kept p99.9 <= 1e-09 ms"), std::string::npos)
+      << outcome.max_iops_search->conclusion;
+}
+
+TEST(QuickSeries, ASearchStartsFromOneDepthAndChoosesItsOwnRates) {
+  TempDir dir;
+  ManagerEvents no_events;
+  ManagerRegistry registry{RegistryOptions{std::nullopt, "test", "iomark test"}, no_events};
+  ASSERT_TRUE(add_embedded_agent(registry, {dir.path().string()}));
+  access_specs::RunRequest request;
+  request.targets = {dir.path().string()};
+  request.outstanding_ios = {4};
+  request.find_max_iops = access_specs::LatencyBound{access_specs::LatencyFigure::p99_ms, 2};
+  const auto series = quick_series(request, registry.links());
+  ASSERT_TRUE(series) << series.error().describe();
+  ASSERT_TRUE(series->max_iops_search);
+  EXPECT_EQ(series->max_iops_search->limits.first_outstanding_ios, 4U);
+  EXPECT_EQ(series->runs.size(), 1U);
+  auto two_depths = request;
+  two_depths.outstanding_ios = {1, 2};
+  auto rated = request;
+  rated.rate_iops = 100;
+  auto in_rounds = request;
+  in_rounds.steady_state = access_specs::SteadyStateRequest{};
+  for (const auto& refused : {two_depths, rated, in_rounds}) {
+    const auto series_refused = quick_series(refused, registry.links());
+    ASSERT_FALSE(series_refused);
+    EXPECT_EQ(series_refused.error().field(), "--find-max-iops");
+  }
+}
+
+TEST(MaxIopsSearchPlan, StartsFromTheShallowestDiskTargetOfTheOneRun) {
+  access_specs::RunRequest request;
+  const auto none = max_iops_search_plan(request, {});
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none) << "no search asked";
+  request.find_max_iops = access_specs::LatencyBound{access_specs::LatencyFigure::p99_9_ms, 5};
+  RunPlan run;
+  ManagerRun manager;
+  protocol::WorkerAssignment worker;
+  worker.targets.resize(2);
+  worker.targets[0].path = "/dev/a";
+  worker.targets[0].outstanding_ios = 8;
+  worker.targets[1].path = "/dev/b";
+  worker.targets[1].outstanding_ios = 2;
+  manager.assignment.workers = {worker};
+  run.managers = {manager};
+  const auto search = max_iops_search_plan(request, {run});
+  ASSERT_TRUE(search) << search.error().describe();
+  ASSERT_TRUE(*search);
+  EXPECT_EQ((*search)->limits.first_outstanding_ios, 2U);
+  EXPECT_EQ((*search)->bound, *request.find_max_iops);
+
+  const auto two_runs = max_iops_search_plan(request, {run, run});
+  ASSERT_FALSE(two_runs);
+  EXPECT_EQ(two_runs.error().field(), "--find-max-iops");
+  EXPECT_NE(two_runs.error().message().find("this series has 2"), std::string::npos) << two_runs.error().message();
+  EXPECT_FALSE(max_iops_search_plan(request, {RunPlan{}})) << "no disk target to search on";
+}
+
 TEST(SteadyStateRounds, TheRequestJudgesTheLastRunOfEachRound) {
   access_specs::RunRequest request;
   EXPECT_FALSE(steady_state_rounds(request, 3));

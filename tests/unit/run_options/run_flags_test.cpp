@@ -286,6 +286,17 @@ TEST(RunRequest, ARateIsEveryManagerTogetherAndTheSeriesOnly) {
   EXPECT_NE(parse(FrontEnd::gui, {"--rate-iops", "100"}).refusal, "") << "not in the window yet";
 }
 
+TEST(RunRequest, ASearchBoundIsReadOnceIntoTheRequest) {
+  const auto defaults = make_run_request(parse(FrontEnd::controller_run, {}).flags);
+  ASSERT_TRUE(defaults);
+  EXPECT_FALSE(defaults->find_max_iops);
+  const auto asked = make_run_request(parse(FrontEnd::controller_run, {"--find-max-iops", "p99<=2ms"}).flags);
+  ASSERT_TRUE(asked);
+  EXPECT_EQ(asked->find_max_iops, (access_specs::LatencyBound{access_specs::LatencyFigure::p99_ms, 2.0}));
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--find-max-iops", "p99<2ms"}).refusal, "");
+  EXPECT_NE(parse(FrontEnd::agent_run_local, {"--find-max-iops", "p99<=2ms"}).refusal, "") << "run-local makes one run";
+}
+
 TEST(QueueDepths, ListWithinTheDescriptor) {
   EXPECT_EQ(parse_queue_depths("1,2,4,8"), (std::vector<std::uint32_t>{1, 2, 4, 8}));
   const auto max = access_specs::field_descriptor(FieldId::outstanding_ios).max_value;

@@ -22,6 +22,7 @@ class ObserverFanout final : public SeriesObserver {
   void run_finished(std::size_t index, const results::RunResults& run, const results::RunSummary& summary) override;
   void run_failed(std::size_t index, const RunPlan& run, const Error& error) override;
   void round_judged(const SteadyStateProgress& progress) override;
+  void search_step(const results::MaxIopsRecord& search) override;
 
  private:
   std::vector<SeriesObserver*> observers_;

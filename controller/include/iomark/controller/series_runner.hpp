@@ -26,6 +26,7 @@
 #include "iomark/results/summary.hpp"
 #include "iomark/results/timeseries_csv.hpp"
 #include "iomark/results/wall_clock.hpp"
+#include "iomark/latency_search/max_iops_search.hpp"
 #include "iomark/steady_state/steady_state.hpp"
 
 namespace iomark::controller {
@@ -83,6 +84,15 @@ struct SteadyStateProgress {
   steady_state::Verdict verdict{};
 };
 
+// A series that searches for the most IOPS whose latency figure (of the ALL row, merged over
+// every manager) stays within a bound (--find-max-iops, docs/characterize.md#find-max-iops).
+// The series' one run is the template: each step runs it again with the search's outstanding
+// I/Os on every disk target and, in the rate phase, its rate shared over every disk worker.
+struct MaxIopsSearchPlan {
+  access_specs::LatencyBound bound{};
+  latency_search::SearchLimits limits{};
+};
+
 struct SeriesPlan {
   results::SeriesInfo info;
   std::optional<access_specs::TestPlan> plan;  // recorded in the JSON results when known
@@ -91,10 +101,23 @@ struct SeriesPlan {
   std::vector<RunPlan> runs;
   AgentLossPolicy on_agent_loss{AgentLossPolicy::stop};
   std::optional<SteadyStateRounds> steady_state{};  // unset: every run once
+  std::optional<MaxIopsSearchPlan> max_iops_search{};  // set: runs holds the one run searched from
 };
 
 // The rounds and their verdict as the results keep them (the JSON's steady_state).
 [[nodiscard]] results::SteadyStateRecord steady_state_record(const SteadyStateProgress& progress);
+
+// The search a request asks for (--find-max-iops), from the series' runs: unset without one.
+// It starts from the shallowest depth of the one run's disk targets. Errors: invalid_argument,
+// field "--find-max-iops", when the series has more than one run (a --qd list, a plan's
+// cycling or specs) or the request also gives --rate-iops or --steady-state.
+[[nodiscard]] Result<std::optional<MaxIopsSearchPlan>> max_iops_search_plan(const access_specs::RunRequest& request,
+                                                                            const std::vector<RunPlan>& runs);
+
+// What a --find-max-iops search concluded so far, in words: "4012 IOPS at QD 8 (p99 1.910 ms
+// <= 2 ms)", with how it ended when that says more (the deepest depth kept the bound, no rate
+// kept it, it ran out of runs).
+[[nodiscard]] std::string max_iops_conclusion(const results::MaxIopsRecord& record, latency_search::SearchEnd end);
 
 // The rounds a request asks for: --steady-state judges the last run of each round. Unset
 // when the request runs each run once.
@@ -152,6 +175,8 @@ class SeriesObserver {
   virtual void run_failed(std::size_t /*index*/, const RunPlan& /*run*/, const Error& /*error*/) {}
   // A round of a steady-state series ended (SeriesPlan::steady_state): its figure and the verdict.
   virtual void round_judged(const SteadyStateProgress& /*progress*/) {}
+  // A run of a --find-max-iops search ended (SeriesPlan::max_iops_search): every step so far.
+  virtual void search_step(const results::MaxIopsRecord& /*search*/) {}
 };
 
 // Where results go: results.csv appended (and fsynced) after every run, the JSON document
@@ -174,6 +199,8 @@ class ResultsRecorder {
   [[nodiscard]] Result<void> record_failure(const results::FailedRun& failed);
   // The rounds of a steady-state series so far and their verdict (the JSON's steady_state).
   [[nodiscard]] Result<void> record_rounds(const SteadyStateProgress& progress);
+  // The steps of a --find-max-iops search so far and its choice (the JSON's max_iops_search).
+  [[nodiscard]] Result<void> record_search(const results::MaxIopsRecord& search);
   [[nodiscard]] Result<void> finish(results::SeriesOutcome outcome);
 
  private:
@@ -215,6 +242,7 @@ struct SeriesOutcome {
   std::vector<results::FailedRun> failed_runs;  // every run that did not finish
   std::vector<std::size_t> lost_managers;  // indices into the links, in the order they were lost
   std::optional<SteadyStateProgress> steady_state;  // the rounds made, when the series has them
+  std::optional<results::MaxIopsRecord> max_iops_search;  // the steps made, when the series searched
   // Samples taken in, and samples missing from the agents' numbering (lost on the way).
   std::uint64_t samples_received{};
   std::uint64_t samples_lost{};
