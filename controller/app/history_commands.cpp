@@ -1,13 +1,18 @@
 // iomark history list | show | compare | import: the run history database.
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "history_file.hpp"
+#include "iomark/access_specs/run_request.hpp"
+#include "iomark/cli_text/max_iops_text.hpp"
 #include "iomark/cli_text/text_table.hpp"
 #include "iomark/history/comparison.hpp"
 #include "iomark/history/history.hpp"
@@ -37,6 +42,74 @@ std::string figure(const std::optional<double>& value, int decimals) {
 
 std::string depth_text(std::optional<std::uint32_t> depth) { return depth ? std::to_string(*depth) : "-"; }
 
+// "2 ms", "0.5 ms": the limit as the user wrote it, not padded to three decimals.
+std::string limit_text(double limit_ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g ms", limit_ms);
+  return text;
+}
+
+// What the run's series said of it and how its latency was measured, for `list`: "steady r6",
+// "max IOPS p99<=2 ms", "rate-controlled".
+std::string run_note(const history::RunRecord& run) {
+  std::vector<std::string> notes;
+  if (run.steady_state) {
+    notes.push_back((run.steady_state->steady ? "steady r" : "not steady r") + std::to_string(run.steady_state->round));
+  }
+  if (run.max_iops) {
+    notes.push_back("max IOPS " + run.max_iops->figure + "<=" + limit_text(run.max_iops->limit_ms) +
+                    (run.max_iops->finished ? "" : " (unfinished)"));
+  }
+  if (run.average_service_ms) notes.emplace_back("rate-controlled");
+  std::string text;
+  for (const auto& note : notes) text += (text.empty() ? "" : ", ") + note;
+  return text;
+}
+
+// A steady-state figure as the console shows it: as many decimals as it deserves, its unit.
+struct FigureFormat {
+  int decimals{3};
+  std::string unit;
+};
+
+FigureFormat steady_format(const std::string& figure) {
+  const auto parsed = access_specs::parse_steady_figure(figure);
+  if (!parsed) return {.decimals = 3, .unit = figure};
+  switch (*parsed) {
+    case access_specs::SteadyFigure::iops: return {.decimals = 0, .unit = "IOPS"};
+    case access_specs::SteadyFigure::mb_per_s: return {.decimals = 2, .unit = "MB/s"};
+    case access_specs::SteadyFigure::average_ms: return {.decimals = 3, .unit = "ms avg"};
+    case access_specs::SteadyFigure::p99_ms: return {.decimals = 3, .unit = "ms p99"};
+  }
+  return {.decimals = 3, .unit = figure};
+}
+
+// The verdict as the console gave it at the end of the series, then every round's figure.
+void print_steady_state(const results::SteadyStateRecord& record, const history::RunRecord& run) {
+  const auto format = steady_format(record.figure);
+  const auto rounds = record.rounds.size();
+  std::cout << "steady state (" << record.figure << "): ";
+  if (record.steady) {
+    std::cout << "reached in round " << rounds << " of at most " << record.max_rounds;
+  } else {
+    std::cout << "not reached in " << rounds << " of at most " << record.max_rounds << " round(s): " << record.reason;
+  }
+  std::cout << '\n';
+  // The window's average and excursions exist only once the window is full.
+  if (record.window >= 2 && rounds >= record.window && record.average > 0) {
+    std::cout << "  rounds " << record.window_first + 1 << "-" << record.window_first + record.window << ": average "
+              << format_fixed(record.average, format.decimals) << ' ' << format.unit << ", range "
+              << format_fixed(record.data_excursion * 100.0, 1) << "%, slope "
+              << format_fixed(record.slope_excursion * 100.0, 1) << "% of the average\n";
+  }
+  std::cout << "  rounds (" << format.unit << "):";
+  for (const double value : record.rounds) std::cout << ' ' << format_fixed(value, format.decimals);
+  std::cout << '\n';
+  if (run.steady_state) {
+    std::cout << "  round " << run.steady_state->round << " judged this run's " << record.figure << '\n';
+  }
+}
+
 // "2026-11-25" (midnight UTC) or any RFC 3339 time.
 Result<results::WallClockTime> parse_since(const std::string& text) {
   auto parsed = results::parse_rfc3339(text.size() == 10 ? text + "T00:00:00Z" : text);
@@ -64,12 +137,13 @@ int list(const HistoryOptions& options) {
   if (!runs) return report_history_error(runs.error());
   TextTable table({{"id", Align::right}, {"series", Align::right}, {"run", Align::right}, {"started"},
                    {"spec"}, {"QD", Align::right}, {"hosts"}, {"IOPS", Align::right}, {"MB/s", Align::right},
-                   {"avg ms", Align::right}, {"p99 ms", Align::right}, {"errors", Align::right}, {"status"}});
+                   {"avg ms", Align::right}, {"p99 ms", Align::right}, {"errors", Align::right}, {"note"},
+                   {"status"}});
   for (const auto& run : *runs) {
     table.add_row({std::to_string(run.id), std::to_string(run.series_id), std::to_string(run.position),
                    results::format_iometer_time(run.start_time), run.spec, depth_text(run.queue_depth), run.hosts,
                    figure(run.iops, 0), figure(run.mb_per_s, 2), figure(run.average_ms, 3), figure(run.p99_ms, 3),
-                   run.errors ? std::to_string(*run.errors) : "-",
+                   run.errors ? std::to_string(*run.errors) : "-", run_note(run),
                    run.status == history::RunStatus::failed ? "failed: " + run.error : std::string("ok")});
   }
   std::cout << table.render() << runs->size() << (runs->size() == 1 ? " run\n" : " runs\n");
@@ -97,6 +171,11 @@ int show(const HistoryOptions& options) {
             << figure(run.average_ms, 3) << " ms, p99 " << figure(run.p99_ms, 3) << " ms, max "
             << figure(run.maximum_ms, 3) << " ms, CPU " << figure(run.cpu_percent, 1) << " %, errors "
             << (run.errors ? std::to_string(*run.errors) : "-") << '\n';
+  if (run.average_service_ms) {
+    std::cout << "  rate        service avg " << figure(run.average_service_ms, 3) << " ms, issue lag avg "
+              << figure(run.average_issue_lag_ms, 3)
+              << " ms (rate-controlled: avg, p99 and max run from each I/O's scheduled time)\n";
+  }
   TextTable hosts({{"manager"}, {"OS"}, {"kernel"}, {"agent"}, {"CPUs", Align::right}});
   for (const auto& host : stored->hosts) {
     hosts.add_row({host.manager, host.facts.os_name, host.facts.kernel_release, host.facts.iomark_version,
@@ -117,6 +196,11 @@ int show(const HistoryOptions& options) {
     }
     std::cout << '\n' << managers.render();
   }
+  if (stored->steady_state) {
+    std::cout << '\n';
+    print_steady_state(*stored->steady_state, run);
+  }
+  if (stored->max_iops_search) std::cout << '\n' << cli_text::search_report(*stored->max_iops_search);
   return static_cast<int>(ExitCode::ok);
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -21,11 +22,15 @@ struct History::Connection {
 
 namespace {
 
-// The columns RunRecord is read from, in read_record's order, and where they come from.
+// The columns RunRecord is read from, in read_record's order, and where they come from. The
+// series' marks read as NULL on every run but the one they are about.
 constexpr std::string_view kRunColumns =
     "SELECT r.id, r.series_id, r.position, r.started_at_ms, r.utc_offset_minutes, s.description, r.spec, "
     "r.queue_depth, r.hosts, r.status, r.error, s.source, r.iops, r.mb_per_s, r.average_ms, r.p99_ms, "
-    "r.maximum_ms, r.cpu_percent, r.errors";
+    "r.maximum_ms, r.cpu_percent, r.errors, r.average_service_ms, r.average_issue_lag_ms, "
+    "CASE WHEN r.position = s.steady_run THEN s.steady_rounds END, s.steady, "
+    "CASE WHEN r.position = s.max_iops_run THEN s.max_iops_figure END, s.max_iops_limit_ms, s.max_iops_finished";
+constexpr int kRunColumnCount = 26;
 constexpr std::string_view kRunsJoined = " FROM runs r JOIN series s ON s.id = r.series_id ";
 
 RunRecord read_record(const sqlite::Statement& row) {
@@ -48,6 +53,14 @@ RunRecord read_record(const sqlite::Statement& row) {
   record.maximum_ms = row.optional_real(16);
   record.cpu_percent = row.optional_real(17);
   record.errors = row.optional_integer(18);
+  record.average_service_ms = row.optional_real(19);
+  record.average_issue_lag_ms = row.optional_real(20);
+  if (auto round = row.optional_integer(21)) {
+    record.steady_state = SteadyMark{.round = static_cast<std::uint32_t>(*round), .steady = row.integer(22) != 0};
+  }
+  if (!row.is_null(23)) {
+    record.max_iops = MaxIopsMark{.figure = row.text(23), .limit_ms = row.real(24), .finished = row.integer(25) != 0};
+  }
   return record;
 }
 
@@ -120,6 +133,7 @@ struct RunRow {
   std::optional<std::uint32_t> queue_depth;
   std::string hosts;
   std::optional<double> iops, mb_per_s, average_ms, maximum_ms, cpu_percent, p99_ms;
+  std::optional<double> average_service_ms, average_issue_lag_ms;
   std::optional<std::int64_t> errors;
   std::optional<std::string> document;
   std::optional<std::string> latency_histogram;
@@ -128,8 +142,9 @@ struct RunRow {
 Result<RunId> insert_run(sqlite::Database& db, const RunRow& row) {
   auto insert = db.prepare(
       "INSERT INTO runs (series_id, position, started_at_ms, utc_offset_minutes, status, error, spec, queue_depth, "
-      "hosts, iops, mb_per_s, average_ms, maximum_ms, cpu_percent, errors, document, p99_ms, latency_histogram) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
+      "hosts, iops, mb_per_s, average_ms, maximum_ms, cpu_percent, errors, document, p99_ms, latency_histogram, "
+      "average_service_ms, average_issue_lag_ms) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
   if (!insert) return fail(insert.error());
   insert->bind(1, row.series).bind(2, static_cast<std::int64_t>(row.position)).bind(3, row.start_time.unix_ms);
   insert->bind(4, static_cast<std::int64_t>(row.start_time.utc_offset_minutes)).bind(5, to_string(row.status));
@@ -140,6 +155,7 @@ Result<RunId> insert_run(sqlite::Database& db, const RunRow& row) {
   insert->bind_or_null(16, row.document ? std::optional<std::string_view>(*row.document) : std::nullopt);
   insert->bind_or_null(17, row.p99_ms);
   insert->bind_or_null(18, row.latency_histogram ? std::optional<std::string_view>(*row.latency_histogram) : std::nullopt);
+  insert->bind_or_null(19, row.average_service_ms).bind_or_null(20, row.average_issue_lag_ms);
   if (auto inserted = insert->run(); !inserted) return fail(inserted.error());
   return db.last_insert_rowid();
 }
@@ -157,17 +173,34 @@ Variation variation_from(std::int64_t count, double sum, double sum_of_squares) 
   return variation;
 }
 
-Result<std::pair<results::SeriesInfo, std::optional<access_specs::TestPlan>>> read_series(sqlite::Database& db,
-                                                                                          SeriesId id) {
+// The series document: identity, plan, and the rounds or search of the series that made them.
+Result<results::SeriesResults> read_series(sqlite::Database& db, SeriesId id) {
   auto query = db.prepare("SELECT document FROM series WHERE id = ?1");
   if (!query) return fail(query.error());
   query->bind(1, id);
   auto row = query->step();
   if (!row) return fail(row.error());
   if (!*row) return fail(ErrorCode::not_found, "no series " + std::to_string(id) + " in the history");
-  auto series = results::read_results_json(query->text(0), "history series " + std::to_string(id));
+  return results::read_results_json(query->text(0), "history series " + std::to_string(id));
+}
+
+// Rewrites the series document with `change` applied and sets the columns `set_columns` names
+// (?1 is the series, ?2 the document; the columns bind from ?3 in `bind_columns`), in one
+// transaction, so that the document and the marks never disagree.
+Result<void> update_series(sqlite::Database& db, SeriesId id,
+                           const std::function<void(results::SeriesResults&)>& change, std::string_view set_columns,
+                           const std::function<void(sqlite::Statement&)>& bind_columns) {
+  auto transaction = sqlite::Savepoint::begin(db);
+  if (!transaction) return fail(transaction.error());
+  auto series = read_series(db, id);
   if (!series) return fail(series.error());
-  return std::pair{std::move(series->info), std::move(series->plan)};
+  change(*series);
+  auto update = db.prepare("UPDATE series SET document = ?2, " + std::string(set_columns) + " WHERE id = ?1");
+  if (!update) return fail(update.error());
+  update->bind(1, id).bind(2, stored_document(*series));
+  bind_columns(*update);
+  if (auto updated = update->run(); !updated) return updated;
+  return transaction->commit();
 }
 
 }  // namespace
@@ -266,6 +299,10 @@ Result<RunId> History::record_run(SeriesId series, std::uint32_t position, const
   }
   if (all.cpu) row.cpu_percent = all.cpu->total_percent;
   row.errors = static_cast<std::int64_t>(all.counters.error_count());
+  if (all.rate_controlled()) {
+    row.average_service_ms = all.average_service_ms();
+    row.average_issue_lag_ms = all.average_issue_lag_ms();
+  }
   row.document =
       stored_document(results::SeriesResults{results::SeriesInfo{}, std::nullopt, {run}, results::SeriesOutcome::completed, {}});
   row.latency_histogram = histogram_buckets_json(all.counters.latency);
@@ -293,6 +330,30 @@ Result<RunId> History::record_failure(SeriesId series, const results::FailedRun&
   row.spec = joined_spec_names(failed.info.specs);
   row.queue_depth = failed.info.queue_depth;
   return insert_run(connection_->db, row);
+}
+
+Result<void> History::record_steady_state(SeriesId series, std::uint32_t judged_position,
+                                          const results::SteadyStateRecord& record) {
+  return update_series(
+      connection_->db, series, [&](results::SeriesResults& document) { document.steady_state = record; },
+      "steady = ?3, steady_rounds = ?4, steady_run = ?5", [&](sqlite::Statement& update) {
+        update.bind(3, std::int64_t{record.steady ? 1 : 0})
+            .bind(4, static_cast<std::int64_t>(record.rounds.size()))
+            .bind(5, static_cast<std::int64_t>(judged_position));
+      });
+}
+
+Result<void> History::record_max_iops_search(SeriesId series, const results::MaxIopsRecord& record) {
+  // A chosen index past the steps (a malformed record) marks no run rather than reading past them.
+  std::optional<std::int64_t> chosen_run;
+  if (record.chosen && *record.chosen < record.steps.size()) chosen_run = record.steps[*record.chosen].run;
+  return update_series(
+      connection_->db, series, [&](results::SeriesResults& document) { document.max_iops_search = record; },
+      "max_iops_figure = ?3, max_iops_limit_ms = ?4, max_iops_run = ?5, max_iops_finished = ?6",
+      [&](sqlite::Statement& update) {
+        update.bind(3, record.figure).bind(4, record.limit_ms).bind_or_null(5, chosen_run);
+        update.bind(6, std::int64_t{record.finished ? 1 : 0});
+      });
 }
 
 Result<ImportSummary> History::import_results_csv(std::string_view text, std::string_view file_name) {
@@ -378,15 +439,17 @@ Result<StoredRun> History::show(RunId id) {
   if (!*row) return fail(ErrorCode::not_found, "no run " + std::to_string(id) + " in the history");
   StoredRun stored;
   stored.record = read_record(*query);
-  if (!query->is_null(19)) {
-    auto document = results::read_results_json(query->text(19), "history run " + std::to_string(id));
+  if (!query->is_null(kRunColumnCount)) {
+    auto document = results::read_results_json(query->text(kRunColumnCount), "history run " + std::to_string(id));
     if (!document) return fail(document.error());
     if (!document->runs.empty()) stored.results = std::move(document->runs.front());
   }
   auto series = read_series(db, stored.record.series_id);
   if (!series) return fail(series.error());
-  stored.series = std::move(series->first);
-  stored.plan = std::move(series->second);
+  stored.series = std::move(series->info);
+  stored.plan = std::move(series->plan);
+  stored.steady_state = std::move(series->steady_state);
+  stored.max_iops_search = std::move(series->max_iops_search);
 
   auto hosts = db.prepare(
       "SELECT manager, os_name, kernel_release, iomark_version, cpu_count FROM run_hosts WHERE run_id = ?1 "

@@ -65,6 +65,22 @@ constexpr std::array<std::string_view, kSchemaVersion> kMigrations = {
       ALTER TABLE runs ADD COLUMN latency_histogram TEXT;  -- JSON [[bucket, count], ...], non-empty buckets
       CREATE INDEX runs_by_repeat ON runs(spec, queue_depth, hosts, status, iops, mb_per_s, average_ms, p99_ms);
     )sql",
+    // 2 -> 3: what rate control (--rate-iops) measured besides the response time, which then
+    // runs from each I/O's scheduled time; and what a series concluded about its runs. The
+    // whole --steady-state verdict and --find-max-iops search go into the series document
+    // (as in the results JSON); the columns are the part `list` marks runs with, so that
+    // listing reads no document.
+    R"sql(
+      ALTER TABLE runs ADD COLUMN average_service_ms REAL;
+      ALTER TABLE runs ADD COLUMN average_issue_lag_ms REAL;
+      ALTER TABLE series ADD COLUMN steady INTEGER;          -- 0 or 1 once a round was judged
+      ALTER TABLE series ADD COLUMN steady_rounds INTEGER;   -- rounds judged so far
+      ALTER TABLE series ADD COLUMN steady_run INTEGER;      -- position of the run the last round judged
+      ALTER TABLE series ADD COLUMN max_iops_figure TEXT;    -- avg, p99 or p99.9
+      ALTER TABLE series ADD COLUMN max_iops_limit_ms REAL;
+      ALTER TABLE series ADD COLUMN max_iops_run INTEGER;    -- position of the chosen run; NULL while none
+      ALTER TABLE series ADD COLUMN max_iops_finished INTEGER;
+    )sql",
 };
 
 Result<int> user_version(sqlite::Database& db) {
@@ -137,12 +153,24 @@ Result<void> open_for_reading(sqlite::Database& db) {
     return fail(kind->state == FileState::newer ? ErrorCode::unsupported : ErrorCode::validation_error,
                 describe_refusal(*kind));
   }
-  // A version-1 file (before p99 and the merged histogram) reads as the current schema through
-  // a view in the connection's private temp schema, which names resolve first: the file is
-  // not migrated, since only writers change it.
-  if (kind->version == 1) {
-    return db.execute(
-        "CREATE TEMP VIEW runs AS SELECT *, NULL AS p99_ms, NULL AS latency_histogram FROM main.runs");
+  // An older file reads as the current schema through views in the connection's private temp
+  // schema, which names resolve first, with the columns later versions added empty: the file
+  // is not migrated, since only writers change it.
+  std::string runs_added;
+  std::string series_added;
+  if (kind->version < 2) runs_added += ", NULL AS p99_ms, NULL AS latency_histogram";
+  if (kind->version < 3) {
+    runs_added += ", NULL AS average_service_ms, NULL AS average_issue_lag_ms";
+    series_added +=
+        ", NULL AS steady, NULL AS steady_rounds, NULL AS steady_run, NULL AS max_iops_figure, "
+        "NULL AS max_iops_limit_ms, NULL AS max_iops_run, NULL AS max_iops_finished";
+  }
+  if (!runs_added.empty()) {
+    auto view = db.execute("CREATE TEMP VIEW runs AS SELECT *" + runs_added + " FROM main.runs");
+    if (!view) return view;
+  }
+  if (!series_added.empty()) {
+    return db.execute("CREATE TEMP VIEW series AS SELECT *" + series_added + " FROM main.series");
   }
   return {};
 }

@@ -17,6 +17,10 @@ void HistoryObserver::keep(const Result<history::RunId>& written) {
   }
 }
 
+void HistoryObserver::keep_error(const Result<void>& written) {
+  if (!written && !first_error_) first_error_ = written.error();
+}
+
 void HistoryObserver::run_finished(std::size_t index, const results::RunResults& run,
                                    const results::RunSummary& summary) {
   auto series = series_id();
@@ -28,6 +32,21 @@ void HistoryObserver::run_failed(std::size_t index, const controller::RunPlan& r
   auto series = series_id();
   const results::FailedRun failed{static_cast<std::uint32_t>(index + 1), run.info, error.describe()};
   keep(series ? history_.record_failure(*series, failed) : Result<history::RunId>(fail(series.error())));
+}
+
+void HistoryObserver::round_judged(const controller::SteadyStateProgress& progress) {
+  // Only a series run in rounds is judged; its plan says which run of each round counts.
+  if (!series_.steady_state || progress.rounds.empty()) return;
+  const auto judged = (progress.rounds.size() - 1) * series_.runs.size() + series_.steady_state->tracked_run + 1;
+  auto series = series_id();
+  keep_error(series ? history_.record_steady_state(*series, static_cast<std::uint32_t>(judged),
+                                                   controller::steady_state_record(progress))
+                    : Result<void>(fail(series.error())));
+}
+
+void HistoryObserver::search_step(const results::MaxIopsRecord& search) {
+  auto series = series_id();
+  keep_error(series ? history_.record_max_iops_search(*series, search) : Result<void>(fail(series.error())));
 }
 
 }  // namespace iomark::series_outputs

@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <vector>
 
 #include "fixtures.hpp"
 #include "icf_corpus.hpp"
@@ -278,6 +281,181 @@ TEST(History, DatabaseFileSurvivesReopening) {
   ASSERT_TRUE(stored);
   EXPECT_EQ(stored->results, example_run());
   std::filesystem::remove_all(path.parent_path().parent_path());
+}
+
+TEST(History, RateControlledRunKeepsServiceTimeAndIssueLag) {
+  auto history = open_memory();
+  auto series = history.begin_series(series_info(0), std::nullopt, "iomark run");
+  ASSERT_TRUE(series);
+  auto rated = example_run();
+  for (auto& worker : rated.managers[0].workers) {
+    for (auto& target : worker.targets) {
+      target.counters.service.add(300'000);
+      target.counters.service.add(500'000);
+      target.counters.issue_lag.add(20'000);
+    }
+  }
+  const auto summary = results::summarize_run(rated);
+  ASSERT_TRUE(summary.all.rate_controlled());
+  const RunId rated_id = record(history, *series, 1, rated);
+  const RunId plain_id = record(history, *series, 2, example_run());
+
+  auto stored = history.show(rated_id);
+  ASSERT_TRUE(stored) << stored.error().describe();
+  EXPECT_DOUBLE_EQ(stored->record.average_service_ms.value(), summary.all.average_service_ms());
+  EXPECT_DOUBLE_EQ(stored->record.average_issue_lag_ms.value(), summary.all.average_issue_lag_ms());
+  EXPECT_DOUBLE_EQ(stored->record.average_service_ms.value(), 0.4);
+  EXPECT_DOUBLE_EQ(stored->record.average_issue_lag_ms.value(), 0.02);
+  // Only rate-controlled runs have the figures: 0 would read as "issued on time".
+  auto plain = history.show(plain_id);
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->record.average_service_ms);
+  EXPECT_FALSE(plain->record.average_issue_lag_ms);
+  auto listed = history.list({});
+  ASSERT_TRUE(listed);
+  ASSERT_EQ(listed->size(), 2U);
+  EXPECT_EQ(listed->at(0).id == rated_id ? listed->at(0) : listed->at(1), stored->record);
+}
+
+results::SteadyStateRecord steady_record(std::vector<double> rounds, bool steady) {
+  return {.figure = "iops", .max_rounds = 25, .window = 3, .rounds = std::move(rounds), .steady = steady,
+          .window_first = 0, .average = 1000.0, .data_excursion = 0.02, .slope_excursion = 0.01, .slope = 5.0,
+          .reason = steady ? "" : "only 2 of the 3 rounds of the window"};
+}
+
+// A series of two runs per round, the second judged: rounds end at positions 2, 4, 6.
+TEST(History, SteadyStateVerdictIsKeptWithItsSeriesAndMarksTheJudgedRun) {
+  auto history = open_memory();
+  auto series = history.begin_series(series_info(0), std::nullopt, "iomark run");
+  auto other = history.begin_series(series_info(0), std::nullopt, "iomark run");
+  ASSERT_TRUE(series && other);
+  std::vector<RunId> ids;
+  for (std::uint32_t position = 1; position <= 4; ++position) {
+    ids.push_back(record(history, *series, position, example_run()));
+  }
+  const RunId unrelated = record(history, *other, 4, example_run());
+  ASSERT_TRUE(history.record_steady_state(*series, 2, steady_record({990.0}, false)));
+  ASSERT_TRUE(history.record_steady_state(*series, 4, steady_record({990.0, 1010.0}, false)));
+
+  const auto marks = [&] {
+    std::map<RunId, std::optional<SteadyMark>> by_id;
+    auto runs = history.list({});
+    EXPECT_TRUE(runs) << runs.error().describe();
+    for (const auto& run : *runs) by_id[run.id] = run.steady_state;
+    return by_id;
+  };
+  auto marked = marks();
+  EXPECT_EQ(marked[ids[1]], std::nullopt);  // round 1's run: the mark follows the latest round
+  EXPECT_EQ(marked[ids[3]], (SteadyMark{.round = 2, .steady = false}));
+  EXPECT_EQ(marked[unrelated], std::nullopt);  // same position, another series
+
+  for (std::uint32_t position = 5; position <= 6; ++position) {
+    ids.push_back(record(history, *series, position, example_run()));
+  }
+  const auto verdict = steady_record({990.0, 1010.0, 1000.0}, true);
+  ASSERT_TRUE(history.record_steady_state(*series, 6, verdict));
+  marked = marks();
+  EXPECT_EQ(marked[ids[3]], std::nullopt);
+  EXPECT_EQ(marked[ids[5]], (SteadyMark{.round = 3, .steady = true}));
+  for (const RunId id : ids) {
+    auto stored = history.show(id);
+    ASSERT_TRUE(stored) << stored.error().describe();
+    EXPECT_EQ(stored->steady_state, verdict);  // every run of the series shows its verdict
+    EXPECT_FALSE(stored->max_iops_search);
+    EXPECT_EQ(stored->series, series_info(0));  // the rewritten document keeps the identity
+  }
+  EXPECT_FALSE(history.show(unrelated)->steady_state);
+  EXPECT_EQ(history.record_steady_state(999, 1, verdict).error().code(), ErrorCode::not_found);
+}
+
+results::MaxIopsRecord search_record(std::optional<std::uint32_t> chosen, bool finished) {
+  return {.figure = "p99",
+          .limit_ms = 2.0,
+          .steps = {{.run = 1, .outstanding_ios = 1, .rate_iops = std::nullopt, .iops = 1000.0, .latency_ms = 0.5,
+                     .within = true},
+                    {.run = 2, .outstanding_ios = 4, .rate_iops = std::nullopt, .iops = 4094.0, .latency_ms = 1.8,
+                     .within = true},
+                    {.run = 3, .outstanding_ios = 8, .rate_iops = 6000.0, .iops = 5900.0, .latency_ms = 3.1,
+                     .within = false}},
+          .chosen = chosen,
+          .finished = finished,
+          .conclusion = "4094 IOPS at QD 4 (p99 1.800 ms within p99 <= 2 ms)"};
+}
+
+TEST(History, MaxIopsSearchIsKeptWithItsSeriesAndMarksTheChosenRun) {
+  auto history = open_memory();
+  auto series = history.begin_series(series_info(0), std::nullopt, "iomark run");
+  ASSERT_TRUE(series);
+  std::vector<RunId> ids;
+  for (std::uint32_t position = 1; position <= 3; ++position) {
+    ids.push_back(record(history, *series, position, example_run()));
+  }
+  const auto chosen_mark = [&]() -> std::vector<std::optional<MaxIopsMark>> {
+    std::vector<std::optional<MaxIopsMark>> marks;
+    for (const RunId id : ids) marks.push_back(history.show(id).value().record.max_iops);
+    return marks;
+  };
+
+  ASSERT_TRUE(history.record_max_iops_search(*series, search_record(std::nullopt, false)));
+  for (const auto& mark : chosen_mark()) EXPECT_EQ(mark, std::nullopt);  // nothing within the bound yet
+
+  const auto search = search_record(1, true);
+  ASSERT_TRUE(history.record_max_iops_search(*series, search));
+  const auto marks = chosen_mark();
+  EXPECT_EQ(marks[0], std::nullopt);
+  EXPECT_EQ(marks[1], (MaxIopsMark{.figure = "p99", .limit_ms = 2.0, .finished = true}));
+  EXPECT_EQ(marks[2], std::nullopt);
+  auto listed = history.list({});
+  ASSERT_TRUE(listed);
+  const auto marked = [](const RunRecord& run) { return run.max_iops.has_value(); };
+  EXPECT_EQ(std::count_if(listed->begin(), listed->end(), marked), 1);
+  auto stored = history.show(ids[2]);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->max_iops_search, search);
+  EXPECT_FALSE(stored->steady_state);
+  EXPECT_EQ(history.record_max_iops_search(999, search).error().code(), ErrorCode::not_found);
+}
+
+TEST(History, SeriesVerdictsAndRateFiguresSurviveReopening) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("iomark-history-verdicts-" + std::to_string(::getpid()) + ".sqlite");
+  const auto remove = [&path] {
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+  };
+  remove();
+  auto rated = example_run();
+  rated.managers[0].workers[0].targets[0].counters.service.add(1'000'000);
+  rated.managers[0].workers[0].targets[0].counters.issue_lag.add(100'000);
+  const auto verdict = steady_record({990.0, 1010.0, 1000.0}, true);
+  const auto search = search_record(0, false);
+  RunId steady_run{};
+  RunId search_run{};
+  {
+    auto history = History::open(path.string());
+    ASSERT_TRUE(history) << history.error().describe();
+    auto steady_series = history->begin_series(series_info(0), std::nullopt, "iomark run");
+    auto search_series = history->begin_series(series_info(0), std::nullopt, "iomark run");
+    ASSERT_TRUE(steady_series && search_series);
+    steady_run = record(*history, *steady_series, 3, example_run());
+    ASSERT_TRUE(history->record_steady_state(*steady_series, 3, verdict));
+    search_run = record(*history, *search_series, 1, rated);
+    ASSERT_TRUE(history->record_max_iops_search(*search_series, search));
+  }
+  for (const auto access : {Access::read_only, Access::read_write}) {
+    auto reopened = History::open(path.string(), {.access = access, .lock_wait = std::nullopt});
+    ASSERT_TRUE(reopened) << reopened.error().describe();
+    auto steady = reopened->show(steady_run);
+    ASSERT_TRUE(steady) << steady.error().describe();
+    EXPECT_EQ(steady->steady_state, verdict);
+    EXPECT_EQ(steady->record.steady_state, (SteadyMark{.round = 3, .steady = true}));
+    auto searched = reopened->show(search_run);
+    ASSERT_TRUE(searched) << searched.error().describe();
+    EXPECT_EQ(searched->max_iops_search, search);
+    EXPECT_EQ(searched->record.max_iops, (MaxIopsMark{.figure = "p99", .limit_ms = 2.0, .finished = false}));
+    EXPECT_DOUBLE_EQ(searched->record.average_service_ms.value(), 1.0);
+    EXPECT_DOUBLE_EQ(searched->record.average_issue_lag_ms.value(), 0.1);
+  }
+  remove();
 }
 
 TEST(History, UnknownRunIsNotFound) {

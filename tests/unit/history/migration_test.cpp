@@ -42,6 +42,23 @@ constexpr const char* kVersion1Database = R"sql(
   PRAGMA user_version = 1;
 )sql";
 
+// The schema iomark wrote at user_version 2 (before rate-control figures and the series'
+// verdicts): version 1 with p99 and the merged histogram, one run of a series whose document
+// is a real one, as a writer of that version left it.
+const std::string kVersion2Database = std::string(kVersion1Database) + R"sql(
+  ALTER TABLE runs ADD COLUMN p99_ms REAL;
+  ALTER TABLE runs ADD COLUMN latency_histogram TEXT;
+  CREATE INDEX runs_by_repeat ON runs(spec, queue_depth, hosts, status, iops, mb_per_s, average_ms, p99_ms);
+  INSERT INTO series VALUES (2, 1700000100000, 60, 'steady rounds', '0.9.0', 'iomark run',
+    '{"format":"iomark-results","format_version":1,"series":{"test_type":"NORMAL","description":"steady rounds",'
+    || '"start_time":"2023-11-14T23:15:00+01:00","record_results":"ALL","iomark_version":"0.9.0"},"runs":[],'
+    || '"failed_runs":[],"outcome":"in_progress"}');
+  INSERT INTO runs VALUES (8, 2, 1, 1700000100000, 60, 'completed', '', 'Database', 8, 'db1', 2000.0, 16.0, 3.9,
+    20.0, 50.0, 0, NULL, 4.5, '[[10,5]]');
+  INSERT INTO run_hosts VALUES (8, 'db1', '', '', '', 0);
+  PRAGMA user_version = 2;
+)sql";
+
 class Migration : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -93,13 +110,78 @@ TEST_F(Migration, Version1GainsPercentilesAndKeepsItsRuns) {
   EXPECT_EQ(run.spec, "Database");
   EXPECT_EQ(run.queue_depth, 4U);
   EXPECT_DOUBLE_EQ(run.iops.value(), 1234.5);
-  EXPECT_FALSE(run.p99_ms);  // the column the migration added is empty for old runs
+  EXPECT_FALSE(run.p99_ms);  // the columns the migrations added are empty for old runs
+  EXPECT_FALSE(run.average_service_ms);
+  EXPECT_FALSE(run.steady_state);
   RunFilter by_host;
   by_host.host = "db1";
   EXPECT_EQ(history->list(by_host)->size(), 1U);
   // The migrated file takes new runs with the new columns.
   auto series = history->begin_series({}, std::nullopt, "iomark run");
   ASSERT_TRUE(series) << series.error().describe();
+}
+
+TEST_F(Migration, Version2GainsRateFiguresAndSeriesVerdictsAndKeepsItsRuns) {
+  write_raw(kVersion2Database);
+  {
+    auto history = History::open(path_.string());
+    ASSERT_TRUE(history) << history.error().describe();
+    EXPECT_EQ(history->schema_version().value(), kSchemaVersion);
+    auto runs = history->list({});
+    ASSERT_TRUE(runs) << runs.error().describe();
+    ASSERT_EQ(runs->size(), 2U);
+    const auto& run = runs->front();
+    EXPECT_EQ(run.id, 8);
+    EXPECT_DOUBLE_EQ(run.iops.value(), 2000.0);
+    EXPECT_DOUBLE_EQ(run.p99_ms.value(), 4.5);  // what version 2 had stays
+    EXPECT_FALSE(run.average_service_ms);
+    EXPECT_FALSE(run.average_issue_lag_ms);
+    EXPECT_FALSE(run.steady_state);
+    EXPECT_FALSE(run.max_iops);
+    auto shown = history->show(8);
+    ASSERT_TRUE(shown) << shown.error().describe();
+    EXPECT_EQ(shown->series.description, "steady rounds");
+    EXPECT_FALSE(shown->steady_state);
+    // The migrated series takes a verdict, and its old run is the one marked.
+    results::SteadyStateRecord verdict;
+    verdict.figure = "iops";
+    verdict.window = 2;
+    verdict.rounds = {2000.0, 2010.0};
+    verdict.steady = true;
+    ASSERT_TRUE(history->record_steady_state(2, 1, verdict));
+    EXPECT_EQ(history->show(8)->steady_state, verdict);
+    EXPECT_EQ(history->show(8)->record.steady_state, (SteadyMark{.round = 2, .steady = true}));
+    EXPECT_EQ(history->show(8)->series.description, "steady rounds");
+  }
+  // Reopening a migrated file migrates nothing and keeps what was written.
+  auto again = History::open(path_.string());
+  ASSERT_TRUE(again) << again.error().describe();
+  EXPECT_EQ(again->schema_version().value(), kSchemaVersion);
+  EXPECT_TRUE(again->show(8)->steady_state);
+  EXPECT_EQ(again->list({})->size(), 2U);
+}
+
+TEST_F(Migration, ReaderOfVersion2ReadsWithoutMigrating) {
+  write_raw(kVersion2Database);
+  const auto before = bytes();
+  {
+    auto history = History::open(path_.string(), kReadOnly);
+    ASSERT_TRUE(history) << history.error().describe();
+    EXPECT_EQ(history->schema_version().value(), 2);
+    auto runs = history->list({});
+    ASSERT_TRUE(runs) << runs.error().describe();
+    ASSERT_EQ(runs->size(), 2U);
+    EXPECT_DOUBLE_EQ(runs->front().p99_ms.value(), 4.5);
+    EXPECT_FALSE(runs->front().average_service_ms);
+    EXPECT_FALSE(runs->front().steady_state);
+    auto shown = history->show(8);
+    ASSERT_TRUE(shown) << shown.error().describe();
+    EXPECT_FALSE(shown->max_iops_search);
+    EXPECT_TRUE(history->variation_of(runs->front()));
+    EXPECT_FALSE(history->record_max_iops_search(2, results::MaxIopsRecord{}));
+  }
+  EXPECT_EQ(bytes(), before);
+  EXPECT_FALSE(has_side_files());
 }
 
 TEST_F(Migration, EmptyFileIsCreatedAtTheCurrentVersion) {
@@ -232,6 +314,8 @@ TEST_F(Migration, ReaderOfAnOlderVersionReadsWithoutMigrating) {
     ASSERT_TRUE(runs) << runs.error().describe();
     ASSERT_EQ(runs->size(), 1U);
     EXPECT_FALSE(runs->front().p99_ms);
+    EXPECT_FALSE(runs->front().average_service_ms);
+    EXPECT_FALSE(runs->front().max_iops);
     EXPECT_TRUE(history->variation_of(runs->front()));
     // Writing through a read-only history fails and changes nothing.
     EXPECT_FALSE(history->begin_series({}, std::nullopt, "iomark run"));
@@ -272,6 +356,18 @@ TEST_F(Migration, LockedDatabaseTimesOutForReadersAndWriters) {
 }
 
 // All migration steps commit together: a step that fails leaves the file at its old version.
+TEST_F(Migration, FailedLaterStepLeavesVersion1Unmigrated) {
+  // Step 2 applies, then step 3's ALTER of series fails: step 2 is rolled back with it.
+  write_raw(std::string(kVersion1Database) + "ALTER TABLE series ADD COLUMN steady INTEGER;");
+  auto history = History::open(path_.string(), kWriter);
+  ASSERT_FALSE(history);
+  EXPECT_EQ(history.error().code(), ErrorCode::io_error);
+  EXPECT_NE(history.error().message().find("from version 2"), std::string::npos) << history.error().message();
+  auto read = History::open(path_.string(), kReadOnly);
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(read->schema_version().value(), 1);
+}
+
 TEST_F(Migration, FailedStepLeavesTheOldVersion) {
   // A version-1 file that already has a column step 2 adds: the ALTER fails.
   write_raw(std::string(kVersion1Database) + "ALTER TABLE runs ADD COLUMN p99_ms REAL;");

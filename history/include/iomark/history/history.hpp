@@ -3,11 +3,14 @@
 //
 // What is stored (history/src/schema.cpp has the tables):
 // - series: identity (test type, description, start time, controller version) and the plan,
-//   kept as an iomark JSON document without runs (results_json.hpp reads it back);
+//   kept as an iomark JSON document without runs (results_json.hpp reads it back), which
+//   also holds the --steady-state rounds and verdict and the --find-max-iops search of the
+//   series that made them, with the columns `list` marks the judged and the chosen run by;
 // - runs: one row per run, completed or failed, with the columns `list` filters and
 //   `compare` needs (spec, queue depth, hosts, IOPS, MB/s, average/p99/max latency, errors,
-//   CPU), the merged latency histogram, and the whole run as an iomark JSON document (every
-//   manager, worker and target with its counters and histogram) for runs iomark recorded;
+//   CPU; service time and issue lag of --rate-iops runs), the merged latency histogram, and
+//   the whole run as an iomark JSON document (every manager, worker and target with its
+//   counters and histogram) for runs iomark recorded;
 // - run_hosts: each manager of a run with its inventory (OS, kernel, agent version, CPUs).
 //
 // Durability: each recorded run is one transaction, committed with the database's default
@@ -42,7 +45,7 @@
 namespace iomark::history {
 
 // The version open() migrates every database to.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // How long a statement waits for another process's lock before failing with timed_out.
 inline constexpr std::chrono::seconds kReadLockWait{5};
@@ -67,6 +70,22 @@ using SeriesId = std::int64_t;
 
 enum class RunStatus : std::uint8_t { completed, failed };
 
+// On the run a --steady-state series judged in its latest round: that round and the verdict
+// over the rounds so far.
+struct SteadyMark {
+  std::uint32_t round{};  // 1-based
+  bool steady{false};
+  friend bool operator==(const SteadyMark&, const SteadyMark&) = default;
+};
+
+// On the run a --find-max-iops search chose: the most IOPS within its bound so far.
+struct MaxIopsMark {
+  std::string figure{};  // avg, p99 or p99.9
+  double limit_ms{};
+  bool finished{false};  // false: the search was cut short or is still going
+  friend bool operator==(const MaxIopsMark&, const MaxIopsMark&) = default;
+};
+
 // One row of `iomark history list`: a run's identity and its ALL figures. Figures are
 // nullopt for failed runs and where an imported results.csv had no such column.
 struct RunRecord {
@@ -88,6 +107,13 @@ struct RunRecord {
   std::optional<double> maximum_ms;
   std::optional<double> cpu_percent;
   std::optional<std::int64_t> errors;
+  // Rate-controlled runs only (--rate-iops, a --find-max-iops rate step), whose response
+  // times run from each I/O's scheduled time: the average from its actual issue, and how
+  // late I/Os were issued.
+  std::optional<double> average_service_ms;
+  std::optional<double> average_issue_lag_ms;
+  std::optional<SteadyMark> steady_state;
+  std::optional<MaxIopsMark> max_iops;
   friend bool operator==(const RunRecord&, const RunRecord&) = default;
 };
 
@@ -107,6 +133,10 @@ struct StoredRun {
   // The whole run tree; nullopt for runs imported from results.csv (only figures are kept)
   // and for failed runs.
   std::optional<results::RunResults> results;
+  // The run's series' rounds and verdict (--steady-state) or search (--find-max-iops), as far
+  // as they got; nullopt for other series and those recorded before schema version 3.
+  std::optional<results::SteadyStateRecord> steady_state;
+  std::optional<results::MaxIopsRecord> max_iops_search;
 };
 
 struct RunFilter {
@@ -161,6 +191,14 @@ class History {
   [[nodiscard]] Result<RunId> record_run(SeriesId series, std::uint32_t position, const results::RunResults& run,
                                          const results::RunSummary& summary);
   [[nodiscard]] Result<RunId> record_failure(SeriesId series, const results::FailedRun& failed);
+  // The rounds of a --steady-state series and their verdict after each judged round, replacing
+  // the previous ones; `judged_position` is the run whose figure the latest round added.
+  // not_found for an unknown series.
+  [[nodiscard]] Result<void> record_steady_state(SeriesId series, std::uint32_t judged_position,
+                                                 const results::SteadyStateRecord& record);
+  // The steps of a --find-max-iops search and its choice after each step, replacing the
+  // previous ones. not_found for an unknown series.
+  [[nodiscard]] Result<void> record_max_iops_search(SeriesId series, const results::MaxIopsRecord& record);
 
   // Every run of every series of an IOmeter (or iomark) results.csv, figures only. The reader
   // refuses non-finite and out-of-range figures (results/csv_reader.hpp), so none is stored.
