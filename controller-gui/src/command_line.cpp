@@ -37,7 +37,13 @@ Result<RunSettings> run_settings(const run_options::RunFlags& flags) {
   settings.engine = request->engine;
   settings.buffered = request->buffered;
   settings.test_file_bytes = request->test_file_bytes;
+  // Test Setup holds one or the other, as `iomark run` runs one or the other.
+  if (request->steady_state && request->find_max_iops) {
+    return fail(Error(ErrorCode::invalid_argument, "a search is not run in rounds: leave out --steady-state")
+                    .in_field("--find-max-iops"));
+  }
   settings.steady_state = request->steady_state;
+  settings.find_max_iops = request->find_max_iops;
   return settings;
 }
 

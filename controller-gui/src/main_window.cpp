@@ -418,7 +418,8 @@ void MainWindow::start() {
   options.request = {.engine = run_settings_.engine,
                      .buffered = run_settings_.buffered,
                      .test_file_bytes = targets_page_->test_file_bytes(),
-                     .steady_state = setup_page_->steady_state()};
+                     .steady_state = setup_page_->steady_state(),
+                     .find_max_iops = setup_page_->find_max_iops()};
   auto planned = controller::plan_series(document_->plan(), session_->links(), options);
   if (!planned) {
     report(Severity::error, tr("cannot start: %1").arg(QString::fromStdString(planned.error().describe())));
@@ -450,6 +451,7 @@ void MainWindow::apply(const RunSettings& settings) {
   if (settings.results_csv) setup_page_->set_results_file(QString::fromStdString(*settings.results_csv));
   if (settings.test_file_bytes) targets_page_->set_test_file_bytes(*settings.test_file_bytes);
   if (settings.steady_state) setup_page_->set_steady_state(settings.steady_state);
+  if (settings.find_max_iops) setup_page_->set_find_max_iops(settings.find_max_iops);
   // Neither has a page of its own: the log says they hold.
   if (!settings.engine.empty() || settings.buffered) {
     report(Severity::info, tr("every series runs with engine %1%2 (command line)")

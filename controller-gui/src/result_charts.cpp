@@ -7,6 +7,7 @@
 #include "iomark/gui/charts/chart_export.hpp"
 #include "iomark/gui/charts/latency_chart.hpp"
 #include "iomark/gui/charts/live_chart.hpp"
+#include "iomark/gui/charts/max_iops_chart.hpp"
 #include "iomark/gui/charts/qd_chart.hpp"
 #include "iomark/gui/charts/steady_state_chart.hpp"
 #include "iomark/gui/compare/compare_view.hpp"
@@ -21,6 +22,7 @@ void add_result_charts(MainWindow& window) {
   auto* curves = new QdChart;
   auto* latency = new LatencyChart;
   auto* steady = new SteadyStateChart;
+  auto* search = new MaxIopsChart;
   add_export_action(*live, QStringLiteral("iomark-live"));
   add_export_action(*curves, QStringLiteral("iomark-qd-curves"));
   add_export_action(*latency, QStringLiteral("iomark-latency"));
@@ -28,14 +30,16 @@ void add_result_charts(MainWindow& window) {
   window.add_chart(curves, MainWindow::tr("IOPS and response time vs outstanding I/Os"));
   window.add_chart(latency, MainWindow::tr("Latency of the last run"));
   window.add_chart(steady, MainWindow::tr("Steady state"));
+  window.add_chart(search, MainWindow::tr("Latency vs IOPS"));
 
   // The live series is drawn over the seconds since Start.
   auto clock = std::make_shared<QElapsedTimer>();
-  QObject::connect(&session, &Session::series_started, live, [live, curves, latency, steady, clock] {
+  QObject::connect(&session, &Session::series_started, live, [live, curves, latency, steady, search, clock] {
     live->clear();
     curves->clear();
     latency->clear();
     steady->clear();
+    search->clear();
     clock->start();
   });
   QObject::connect(&session, &Session::live, live, [live, clock](const LiveUpdate& update) {
@@ -54,12 +58,16 @@ void add_result_charts(MainWindow& window) {
                    });
 
   QObject::connect(&session, &Session::round_judged, steady, &SteadyStateChart::set_record);
+  QObject::connect(&session, &Session::search_step, search, &MaxIopsChart::set_record);
 
-  // After a series in rounds, its rounds are what the user came for; after a series of
-  // several runs, its curves.
+  // After a search, its curve and conclusion are what the user came for; after a series in
+  // rounds, its rounds; after a series of several runs, its curves.
   QObject::connect(&session, &Session::series_finished, curves,
-                   [&window, curves, steady](results::SeriesOutcome, const QString&) {
-                     if (steady->record()) {
+                   [&window, curves, steady, search](results::SeriesOutcome, const QString&) {
+                     if (const auto& record = window.session().last_results().max_iops_search) {
+                       search->set_final_record(*record);
+                       window.show_chart(search);
+                     } else if (steady->record()) {
                        window.show_chart(steady);
                      } else if (window.session().last_results().runs.size() > 1) {
                        window.show_chart(curves);

@@ -128,6 +128,13 @@ class Session::Observer final : public controller::SeriesObserver {
     });
   }
 
+  void search_step(const results::MaxIopsRecord& search) override {
+    post([search](Session& session) {
+      session.last_results_.max_iops_search = search;
+      emit session.search_step(search);
+    });
+  }
+
  private:
   // The live update posted to the UI thread and not taken yet.
   struct LatestUpdate {
@@ -308,6 +315,9 @@ void Session::finish_series(controller::SeriesOutcome outcome) {
   series_thread_ = {};  // already done: joins at once
   running_ = false;
   last_results_.outcome = outcome.outcome;
+  // The outcome's record is the search as it ended, even one stopped before its first step,
+  // which no search_step() reported: Save Results As keeps its bound.
+  if (outcome.max_iops_search) last_results_.max_iops_search = std::move(outcome.max_iops_search);
   if (const auto recorded = outputs_ ? outputs_->recorded() : std::nullopt) {
     emit message(Severity::info, QStringLiteral("%1 run(s) recorded in the history %2")
                                      .arg(*recorded)

@@ -1,6 +1,8 @@
 #include "iomark/gui/test_setup_page.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -76,6 +78,27 @@ constexpr FigureCaption kSteadyFigures[] = {
 // The steady-state choice's item data when the series runs once, apart from every figure's.
 constexpr int kSteadyStateOff = -1;
 
+struct BoundCaption {
+  access_specs::LatencyFigure figure;
+  const char* caption;
+};
+
+constexpr BoundCaption kBoundFigures[] = {
+    {access_specs::LatencyFigure::average_ms, "Average response time"},
+    {access_specs::LatencyFigure::p99_ms, "99th percentile response time"},
+    {access_specs::LatencyFigure::p99_9_ms, "99.9th percentile response time"},
+};
+
+// What a search is first offered with: docs/characterize.md's example, p99 <= 2 ms.
+constexpr access_specs::LatencyBound kDefaultBound{.figure = access_specs::LatencyFigure::p99_ms, .limit_ms = 2.0};
+
+// "p99 <= 2 ms", as `iomark run` writes the bound.
+QString bound_text(const access_specs::LatencyBound& bound) {
+  return QStringLiteral("%1 <= %2 ms")
+      .arg(QString::fromStdString(std::string(access_specs::to_string(bound.figure))),
+           QString::number(bound.limit_ms, 'g', 6));
+}
+
 }  // namespace
 
 TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(parent), document_(document) {
@@ -126,12 +149,38 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
   max_rounds_->setToolTip(tr("Rounds the series runs at most when it does not become steady (iomark run --max-rounds)"));
   max_rounds_->setEnabled(false);
 
+  search_ = new QCheckBox(tr("Find max &IOPS"));
+  search_->setObjectName(QStringLiteral("find_max_iops"));
+  search_->setToolTip(tr("Search from the plan's one run for the most IOPS whose latency stays within the bound: its "
+                         "outstanding I/Os doubled until the bound breaks, then its rate bisected to within 2%; "
+                         "every step is a run (iomark run --find-max-iops)"));
+  search_figure_ = new QComboBox;
+  search_figure_->setObjectName(QStringLiteral("find_max_iops_figure"));
+  for (const auto& info : kBoundFigures) search_figure_->addItem(tr(info.caption), static_cast<int>(info.figure));
+  search_limit_ = new QDoubleSpinBox;
+  search_limit_->setObjectName(QStringLiteral("find_max_iops_limit"));
+  search_limit_->setDecimals(3);  // to the microsecond, the latency histogram's resolution
+  search_limit_->setRange(access_specs::kMinLatencyBoundMs, access_specs::kMaxLatencyBoundMs);
+  search_limit_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  search_limit_->setSuffix(tr(" ms"));
+  search_limit_->setToolTip(tr("The latency limit in milliseconds (0.001 to 60000)"));
+  search_bound_ = new QWidget;
+  auto* search_row = new QHBoxLayout(search_bound_);
+  search_row->setContentsMargins(0, 0, 0, 0);
+  search_row->addWidget(search_figure_);
+  search_row->addWidget(new QLabel(tr("at or below")));
+  search_row->addWidget(search_limit_);
+  search_row->addStretch(1);
+  set_find_max_iops(std::nullopt);
+  search_bound_->setEnabled(false);
+
   auto* form = new QFormLayout;
   form->addRow(tr("Test description"), description_);
   form->addRow(tr("Run time"), run_time_);
   form->addRow(tr("Ramp-up time"), ramp_up_);
   form->addRow(tr("Stead&y state"), steady_figure_);
   form->addRow(tr("Ma&x rounds"), max_rounds_);
+  form->addRow(search_, search_bound_);
   form->addRow(tr("Record results"), record_);
   form->addRow(tr("Append to results file"), results_row);
   form->addRow(tr("Record runs in history"), history_database_);
@@ -178,6 +227,15 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
     refresh_preview();
   });
   connect(max_rounds_, &QSpinBox::valueChanged, this, &TestSetupPage::refresh_preview);
+  // A search is not run in rounds (the core refuses both): the search turns steady state off.
+  connect(search_, &QCheckBox::toggled, this, [this](bool on) {
+    search_bound_->setEnabled(on);
+    if (on) steady_figure_->setCurrentIndex(steady_figure_->findData(kSteadyStateOff));
+    steady_figure_->setEnabled(!on);
+    refresh_preview();
+  });
+  connect(search_figure_, &QComboBox::currentIndexChanged, this, &TestSetupPage::refresh_preview);
+  connect(search_limit_, &QDoubleSpinBox::valueChanged, this, &TestSetupPage::refresh_preview);
   connect(&document_, &PlanDocument::plan_replaced, this, &TestSetupPage::load);
   connect(&document_, &PlanDocument::setup_changed, this, &TestSetupPage::load);
   connect(&document_, &PlanDocument::topology_changed, this, &TestSetupPage::refresh_preview);
@@ -228,6 +286,19 @@ void TestSetupPage::set_steady_state(const std::optional<access_specs::SteadySta
   if (rounds) max_rounds_->setValue(clamp_int(rounds->max_rounds));
   steady_figure_->setCurrentIndex(
       steady_figure_->findData(rounds ? static_cast<int>(rounds->figure) : kSteadyStateOff));
+}
+
+std::optional<access_specs::LatencyBound> TestSetupPage::find_max_iops() const {
+  if (!search_->isChecked()) return std::nullopt;
+  return access_specs::LatencyBound{.figure = static_cast<access_specs::LatencyFigure>(search_figure_->currentData().toInt()),
+                                    .limit_ms = search_limit_->value()};
+}
+
+void TestSetupPage::set_find_max_iops(const std::optional<access_specs::LatencyBound>& bound) {
+  const auto shown = bound.value_or(kDefaultBound);
+  search_figure_->setCurrentIndex(search_figure_->findData(static_cast<int>(shown.figure)));
+  search_limit_->setValue(shown.limit_ms);
+  search_->setChecked(bound.has_value());
 }
 
 int TestSetupPage::preview_run_count() const { return preview_->rowCount(); }
@@ -294,6 +365,18 @@ void TestSetupPage::refresh_preview() {
     return;
   }
   const double seconds = static_cast<double>(rows->size()) * (setup.run_time_s + setup.ramp_up_s);
+  if (const auto bound = find_max_iops()) {
+    if (rows->size() != 1) {
+      preview_summary_->setText(tr("A search starts from one run, and this plan makes %1: choose Normal and one "
+                                   "access specification per worker.")
+                                    .arg(count_text(rows->size(), "run")));
+      return;
+    }
+    preview_summary_->setText(tr("Searches from this run for the most IOPS with %1: its outstanding I/Os doubled, "
+                                 "then its rate bisected, each step a run of about %2 without preparing test files.")
+                                  .arg(bound_text(*bound), duration_text(seconds)));
+    return;
+  }
   if (const auto rounds = steady_state()) {
     preview_summary_->setText(tr("%1 per round, about %2 without preparing test files; until steady, at most %3 "
                                  "(about %4).")

@@ -66,6 +66,24 @@ TEST(GuiCommandLine, WithoutRunFlagsThePlanKeepsItsSettings) {
   EXPECT_EQ(window.test_setup_page().results_file(), results_file);
   EXPECT_EQ(window.run_settings().engine, "") << "auto: each agent probes";
   EXPECT_FALSE(window.test_setup_page().steady_state()) << "each run once unless asked";
+  EXPECT_FALSE(window.test_setup_page().find_max_iops()) << "no search unless asked";
+}
+
+TEST(GuiCommandLine, FindMaxIopsPresetsTestSetupsSearch) {
+  const auto settings = run_settings(parsed({kPlan, "--find-max-iops", "p99.9 <= 1500us"}).run);
+  ASSERT_TRUE(settings) << settings.error().describe();
+  const access_specs::LatencyBound bound{.figure = access_specs::LatencyFigure::p99_9_ms, .limit_ms = 1.5};
+  EXPECT_EQ(settings->find_max_iops, bound);
+  MainWindow window({});
+  ASSERT_TRUE(window.open_plan(QString::fromStdString(kPlan)));
+  window.apply(*settings);
+  EXPECT_EQ(window.test_setup_page().find_max_iops(), bound);
+
+  EXPECT_THROW(parsed({"--find-max-iops", "p99<2ms"}), CLI::ValidationError);
+  // Test Setup holds one or the other, as `iomark run` runs one or the other.
+  const auto both = run_settings(parsed({"--find-max-iops", "p99<=2ms", "--steady-state", "iops"}).run);
+  ASSERT_FALSE(both);
+  EXPECT_EQ(both.error().field(), "--find-max-iops");
 }
 
 TEST(GuiCommandLine, LimitsAndSizesAreCheckedBeforeTheWindowOpens) {
@@ -85,7 +103,8 @@ TEST(GuiCommandLine, HelpListsTheRunFlagsWithTheConnectionOnes) {
   add_gui_flags(app, flags);
   const auto help = app.help();
   for (const auto* flag : {"--time SECONDS", "--ramp SECONDS", "--engine ENGINE=auto", "--results FILE", "--json FILE",
-                           "--description TEXT", "--size SIZE", "--tls-cert FILE", "--key-file FILE", "--listen"}) {
+                           "--description TEXT", "--size SIZE", "--find-max-iops BOUND", "--tls-cert FILE", "--key-file FILE",
+                           "--listen"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag << "\n" << help;
   }
   EXPECT_EQ(help.find("--qd"), std::string::npos) << help;

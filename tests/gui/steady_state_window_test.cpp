@@ -16,49 +16,16 @@
 
 #include "iomark/gui/charts/steady_state_chart.hpp"
 #include "iomark/gui/main_window.hpp"
-#include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/session.hpp"
-#include "iomark/gui/targets_model.hpp"
 #include "iomark/gui/test_setup_page.hpp"
 #include "run_to_completion.hpp"
-#include "test_paths.hpp"
+#include "short_runs.hpp"
 
 namespace iomark::gui {
 namespace {
 
-// One manager, one worker, one spec, NORMAL: one run per round.
-const QString kPlan =
-    QString::fromStdString((::iomark::test_support::test_data_dir() / "icf/ok_110_windows_plan.icf").string());
 constexpr int kWaitMs = 180'000;  // a bound for a hung run, not a performance expectation
 constexpr int kRounds = 5;        // the rule's window: no series can be steady sooner
-
-std::string logged_text(MainWindow& window) {
-  std::string text;
-  for (const auto& entry : window.log().entries()) text += entry.text.toStdString() + "\n";
-  return text;
-}
-
-// The plan's worker on `directory` with a 16 MiB iobw.tst, 1 s runs without ramp-up, on the
-// null engine of the local agent.
-void prepare_short_runs(MainWindow& window, const QString& directory) {
-  ASSERT_TRUE(window.open_plan(kPlan));
-  RunSettings settings;
-  settings.engine = "null";
-  window.apply(settings);
-  window.start_local_agent();
-  ASSERT_TRUE(QTest::qWaitFor([&] { return window.session().managers().size() == 1; }, kWaitMs));
-  auto worker = window.document().managers()[0].workers[0];
-  ASSERT_TRUE(worker.targets.has_value());
-  worker = with_target(worker, worker.targets->front().name, false);
-  worker = with_target(worker, directory.toStdString(), true);
-  worker.maximum_disk_size_sectors = 4096;
-  window.document().set_worker(0, 0, worker);
-  auto setup = window.document().setup();
-  setup.run_time_s = 1;
-  setup.ramp_up_s = 0;
-  window.document().set_setup(setup);
-  ASSERT_EQ(window.test_setup_page().preview_run_count(), 1);
-}
 
 // What the core was asked to run: the session's runner is the core's, watched.
 struct SeriesSeen {
@@ -108,7 +75,7 @@ TEST(MainWindow, ChartsEachSteadyStateRoundAndStartsEmptyForANewSeries) {
   ASSERT_TRUE(dir.isValid());
   MainWindow window({});
   window.show();
-  prepare_short_runs(window, dir.path());
+  prepare_short_runs(window, dir.path(), kWaitMs);
   SeriesSeen seen;
   watch_series(window.session(), seen);
   auto* chart = window.findChild<SteadyStateChart*>();

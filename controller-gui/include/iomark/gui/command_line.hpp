@@ -27,7 +27,8 @@ struct GuiFlags {
 void add_gui_flags(CLI::App& app, GuiFlags& flags);
 
 // The run flags as the window's settings. Errors: invalid_argument, field "--size", for a
-// size parse_size() does not read (CLI11 has checked the other values).
+// size parse_size() does not read (CLI11 has checked the other values); field
+// "--find-max-iops" when --steady-state is given too.
 [[nodiscard]] Result<RunSettings> run_settings(const run_options::RunFlags& flags);
 
 }  // namespace iomark::gui

@@ -66,6 +66,7 @@ struct RunSettings {
   bool buffered{false};                     // the page cache where O_DIRECT is refused
   std::optional<std::uint64_t> test_file_bytes;  // Disk Targets: iobw.tst where the maximum size is 0
   std::optional<access_specs::SteadyStateRequest> steady_state{};  // Test Setup: the series in rounds
+  std::optional<access_specs::LatencyBound> find_max_iops{};  // Test Setup: the search for the most IOPS
 };
 
 class MainWindow : public QMainWindow {

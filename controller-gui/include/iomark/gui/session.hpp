@@ -132,6 +132,10 @@ class Session : public QObject {
   // A round of a steady-state series was judged (controller::SeriesObserver::round_judged):
   // every round so far and the verdict, as the results keep them; also last_results()'s.
   void round_judged(const iomark::results::SteadyStateRecord& rounds);
+  // A run of a --find-max-iops search ended (controller::SeriesObserver::search_step): every
+  // step so far, the chosen one and the conclusion; also last_results()'s until the series
+  // ends, when the outcome's record replaces it.
+  void search_step(const iomark::results::MaxIopsRecord& search);
   // `error` is empty when every run completed; `stopped_by_user` says the series ended
   // because stop_series() asked it to (controller::StopCause), not because something failed.
   void series_finished(iomark::results::SeriesOutcome outcome, const QString& error, bool stopped_by_user);

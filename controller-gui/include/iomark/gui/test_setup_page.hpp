@@ -1,8 +1,11 @@
 // The Test Setup tab: description, run and ramp-up times, what is recorded, the cycling test
 // type with its parameters (input limits from the field descriptors), and a preview of the
-// runs the plan expands into. Also where results.csv is appended, and whether the series is
-// repeated in rounds until a figure is steady (`iomark run --steady-state`), which an .icf
-// cannot hold: like the results file, it stays on the page for every later Start.
+// runs the plan expands into. Also where results.csv is appended, whether the series is
+// repeated in rounds until a figure is steady (`iomark run --steady-state`), and whether its
+// one run is the start of a search for the most IOPS within a latency bound (`iomark run
+// --find-max-iops`), which an .icf cannot hold: like the results file, they stay on the page
+// for every later Start. The two exclude each other (a search is not run in rounds): turning
+// the search on turns steady state off.
 #pragma once
 
 #include <QWidget>
@@ -14,7 +17,9 @@
 #include "iomark/access_specs/run_request.hpp"
 #include "iomark/access_specs/test_plan.hpp"
 
+class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -44,6 +49,9 @@ class TestSetupPage : public QWidget {
   // The rounds the next Start runs (RunRequest::steady_state); nullopt: each run once.
   [[nodiscard]] std::optional<access_specs::SteadyStateRequest> steady_state() const;
   void set_steady_state(const std::optional<access_specs::SteadyStateRequest>& rounds);
+  // The bound the next Start searches within (RunRequest::find_max_iops); nullopt: no search.
+  [[nodiscard]] std::optional<access_specs::LatencyBound> find_max_iops() const;
+  void set_find_max_iops(const std::optional<access_specs::LatencyBound>& bound);
   // How many runs the plan makes (the preview's), 0 when it cannot be expanded.
   [[nodiscard]] int preview_run_count() const;
 
@@ -77,6 +85,10 @@ class TestSetupPage : public QWidget {
   QLineEdit* metrics_listen_{};
   QComboBox* steady_figure_{};
   QSpinBox* max_rounds_{};
+  QCheckBox* search_{};
+  QWidget* search_bound_{};  // the figure and the limit, enabled while search_ is checked
+  QComboBox* search_figure_{};
+  QDoubleSpinBox* search_limit_{};  // ms
   QLabel* preview_summary_{};
   QTableView* preview_view_{};
   RunPreviewModel* preview_{};
