@@ -77,9 +77,7 @@ class ConsoleObserver final : public controller::SeriesObserver {
   void live(const controller::LiveFigures& figures) override {
     std::string text;
     if (figures.phase == controller::LivePhase::preparing) {
-      const auto& preparing = figures.preparing;
-      text = fmt::format("  preparing the test file in {}: {} of {}", preparing.path,
-                         format_size(Bytes(preparing.bytes_done)), format_size(Bytes(preparing.bytes_total)));
+      text = preparing_text(figures.preparing);
     } else {
       text = fmt::format("  run {}/{} {} {} {:.0f}/{:.0f} s: {:.0f} IOPS, {:.1f} MB/s, avg {:.3f} ms, p99 {} ms, ETA {:.0f} s",
                          figures.run_index + 1, figures.run_count, figures.run->label,
@@ -125,6 +123,25 @@ class ConsoleObserver final : public controller::SeriesObserver {
 
  private:
 
+  // "  preparing /dev/sdb: 1.2 GiB of 8.0 GiB, 812.4 MB/s, ETA 9 s": the rate over what this
+  // path has written since its first progress report (a test file, or preconditioning passes).
+  std::string preparing_text(const controller::PrepareFigures& preparing) {
+    const auto now = std::chrono::steady_clock::now();
+    if (preparing.path != preparing_path_ || preparing.bytes_done < preparing_from_) {
+      preparing_path_ = preparing.path;
+      preparing_since_ = now;
+      preparing_from_ = preparing.bytes_done;
+    }
+    std::string text = fmt::format("  preparing {}: {} of {}", preparing.path, format_size(Bytes(preparing.bytes_done)),
+                                   format_size(Bytes(preparing.bytes_total)));
+    const double seconds = std::chrono::duration<double>(now - preparing_since_).count();
+    const auto written = static_cast<double>(preparing.bytes_done - preparing_from_);
+    if (seconds < 1.0 || written <= 0) return text;
+    const double bytes_per_s = written / seconds;
+    return text + fmt::format(", {:.1f} MB/s, ETA {:.0f} s", bytes_per_s / 1e6,
+                              static_cast<double>(preparing.bytes_total - preparing.bytes_done) / bytes_per_s);
+  }
+
   // Lines folded for a fleet: the folded form on the console, every line of the detail under -v.
   void show(const cli_text::ConsoleLines& lines, std::string_view indent = "") {
     for (const auto& text : lines.shown) progress_.keep(std::string(indent) + text);
@@ -134,6 +151,9 @@ class ConsoleObserver final : public controller::SeriesObserver {
 
   app_runtime::ProgressLine progress_;
   std::size_t live_lines_{};
+  std::string preparing_path_;
+  std::chrono::steady_clock::time_point preparing_since_{};
+  std::uint64_t preparing_from_{};
   cli_text::EngineLines engine_lines_;
   std::uint64_t bad_blocks_{};
 };

@@ -326,6 +326,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
     series.runs.push_back(std::move(run));
   }
   series.steady_state = steady_state_rounds(options.request, series.runs.size());
+  plan_preconditioning(options.request, series);
   auto search = max_iops_search_plan(options.request, series.runs);
   if (!search) return fail(search.error());
   series.max_iops_search = *search;

@@ -110,6 +110,7 @@ Result<SeriesPlan> quick_series(const access_specs::RunRequest& request, const s
     series.runs.push_back(std::move(run));
   }
   series.steady_state = steady_state_rounds(request, series.runs.size());
+  plan_preconditioning(request, series);
   auto search = max_iops_search_plan(request, series.runs);
   if (!search) return fail(search.error());
   series.max_iops_search = *search;

@@ -68,6 +68,27 @@ Result<std::optional<MaxIopsSearchPlan>> max_iops_search_plan(const access_specs
       MaxIopsSearchPlan{.bound = *request.find_max_iops, .limits = {.first_outstanding_ios = *shallowest}}};
 }
 
+void plan_preconditioning(const access_specs::RunRequest& request, SeriesPlan& series) {
+  if (request.precondition_passes == 0) return;
+  const auto writes = [](const protocol::WorkerAssignment& worker) {
+    return std::any_of(worker.spec.lines.begin(), worker.spec.lines.end(),
+                       [](const access_specs::AccessSpecLine& line) { return line.percent_reads < 100; });
+  };
+  bool any_writes = false;
+  for (const auto& run : series.runs) {
+    for (const auto& manager : run.managers) {
+      any_writes = any_writes || std::any_of(manager.assignment.workers.begin(), manager.assignment.workers.end(), writes);
+    }
+  }
+  if (!any_writes) {
+    series.notices.push_back(
+        "--precondition skipped: every access spec of the series only reads, and preconditioning writes every "
+        "target whole");
+    return;
+  }
+  for (auto& run : series.runs) run_builder::precondition(run.managers, request.precondition_passes);
+}
+
 results::SteadyStateRecord steady_state_record(const SteadyStateProgress& progress) {
   const auto& verdict = progress.verdict;
   return {
@@ -153,6 +174,7 @@ class SeriesDriver {
       stopped(begun.error());
       return std::move(outcome_);
     }
+    for (const auto& notice : series_.notices) observer_.notice(notice);
     if (series_.max_iops_search) {
       run_search(*series_.max_iops_search);
     } else {

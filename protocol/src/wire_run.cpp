@@ -6,6 +6,7 @@
 #include <string>
 
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/access_specs/run_request.hpp"
 #include "wire.hpp"
 
 namespace iomark::protocol::detail {
@@ -311,6 +312,7 @@ void to_wire(const PrepareTarget& target, pb::PrepareTarget& wire) {
   wire.set_size_bytes(target.size_bytes);
   write_data_to_wire(target.data_pattern, target.data_reduction, wire);
   wire.set_seed(target.seed);
+  wire.set_precondition_passes(target.precondition_passes);
 }
 
 PrepareTarget from_wire(const pb::PrepareTarget& wire, Checker& check, const FieldPath& path) {
@@ -318,7 +320,9 @@ PrepareTarget from_wire(const pb::PrepareTarget& wire, Checker& check, const Fie
   target.path = wire.path();
   target.size_bytes = wire.size_bytes();
   target.seed = wire.seed();
+  target.precondition_passes = wire.precondition_passes();
   check.path(target.path, path / "path");
+  check.in_range(target.precondition_passes, 0, access_specs::kMaxPreconditionPasses, path / "precondition_passes");
   write_data_from_wire(wire, check, path, target.data_pattern, target.data_reduction);
   return target;
 }

@@ -42,6 +42,15 @@ Result<void> share_rate_iops(std::span<ManagerWork> managers, double rate_iops) 
   return {};
 }
 
+void precondition(std::span<ManagerWork> managers, std::uint32_t passes) {
+  // add_worker plans each disk target's test file (sized, even for a device, where the agent
+  // makes none) in the run that first uses it on its manager, and only there: so these are
+  // exactly the targets this run is the first to use.
+  for (auto& manager : managers) {
+    for (auto& prepare : manager.prepare) prepare.precondition_passes = passes;
+  }
+}
+
 std::uint64_t RunBuilder::seed(std::optional<std::uint64_t> fixed) { return fixed.value_or(fresh_seed(++salt_)); }
 
 ManagerWork RunBuilder::requested_work(const access_specs::RunRequest& request, std::size_t manager,

@@ -188,6 +188,15 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
         ->check(fixed_limits(kMinSteadyRounds, kMaxSteadyRounds))
         ->needs(steady)
         ->group(group(kTimingGroup));
+    command
+        .add_option("--find-max-iops", flags.find_max_iops,
+                    series ? "Search for the most IOPS whose latency stays within BOUND (avg, p99 or p99.9, e.g. "
+                             "p99<=2ms): --qd doubled, then the rate bisected to within 2%"
+                           : "Search from the plan's one run for the most IOPS whose latency stays within BOUND "
+                             "(avg, p99 or p99.9, e.g. p99<=2ms; Test Setup's Find max IOPS)")
+        ->type_name("BOUND")
+        ->check(parsed_by(access_specs::parse_latency_bound))
+        ->group(group(kTimingGroup));
   }
   if (series) {
     command
@@ -197,12 +206,16 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
         ->type_name("IOPS")
         ->check(CLI::PositiveNumber)
         ->group(group(kTimingGroup));
-    command
-        .add_option("--find-max-iops", flags.find_max_iops,
-                    "Search for the most IOPS whose latency stays within BOUND (avg, p99 or p99.9, e.g. "
-                    "p99<=2ms): --qd doubled, then the rate bisected to within 2%")
-        ->type_name("BOUND")
-        ->check(parsed_by(access_specs::parse_latency_bound))
+    auto* precondition = command
+                             .add_flag("--precondition", flags.precondition,
+                                       "Write every target whole with 128 KiB sequential writes before its first "
+                                       "run (SNIA's preconditioning), one manager after another")
+                             ->group(group(kTimingGroup));
+    command.add_option("--precondition-passes", flags.precondition_passes, "Times --precondition writes each target")
+        ->type_name("N")
+        ->capture_default_str()
+        ->check(fixed_limits(1, access_specs::kMaxPreconditionPasses))
+        ->needs(precondition)
         ->group(group(kTimingGroup));
   }
 

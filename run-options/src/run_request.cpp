@@ -56,6 +56,7 @@ Result<access_specs::RunRequest> make_run_request(const RunFlags& flags) {
       .steady_state = steady_state,
       .rate_iops = flags.rate_iops,
       .find_max_iops = find_max_iops,
+      .precondition_passes = flags.precondition ? flags.precondition_passes : 0,
   };
 }
 

@@ -14,6 +14,7 @@
 #include "iomark/agent/run_session.hpp"
 #include "iomark/agent/sample_counters.hpp"
 #include "iomark/engine/engines.hpp"
+#include "iomark/targets/precondition.hpp"
 #include "iomark/targets/test_file.hpp"
 #include "iomark/workload/data_pattern.hpp"
 #include "iomark/workload/reduced_data.hpp"
@@ -104,21 +105,9 @@ class Session {
   void on(const Envelope& request, const protocol::PrepareTargets& prepare) {
     for (const auto& target : prepare.targets) {
       // A directory gets a test file and a file that does not exist yet is made; a device or
-      // an existing file needs no preparing.
+      // an existing file needs no preparing, only preconditioning when asked.
       const auto authorized = targets::authorize_target(target.path, targets::AccessMode::read_write, options_.policy);
       if (!authorized) return refuse(request, authorized.error());
-      const bool new_file = authorized->kind == targets::TargetKind::new_file;
-      if (authorized->kind != targets::TargetKind::directory && !new_file) continue;
-      targets::TestFileOptions file_options;
-      std::string directory = authorized->path;
-      if (new_file) {
-        const auto slash = directory.rfind('/');
-        file_options.file_name = directory.substr(slash + 1);
-        directory = slash == 0 ? "/" : directory.substr(0, slash);
-      }
-      file_options.sector_size_bytes = kPrepareSector;
-      file_options.maximum_size_sectors = (target.size_bytes + kPrepareSector - 1) / kPrepareSector;
-      observer_.preparing(target.path, Bytes(target.size_bytes));
       std::stop_source cancel;
       auto last_report = std::chrono::steady_clock::time_point{};
       const auto progress = [&](Bytes done, Bytes total) {
@@ -128,13 +117,40 @@ class Session {
         last_report = now;
         reply(request, protocol::PrepareProgress{target.path, done.count(), total.count()});
       };
+      std::string written_path = authorized->path;
+      const bool new_file = authorized->kind == targets::TargetKind::new_file;
+      if (authorized->kind == targets::TargetKind::directory || new_file) {
+        targets::TestFileOptions file_options;
+        std::string directory = authorized->path;
+        if (new_file) {
+          const auto slash = directory.rfind('/');
+          file_options.file_name = directory.substr(slash + 1);
+          directory = slash == 0 ? "/" : directory.substr(0, slash);
+        }
+        file_options.sector_size_bytes = kPrepareSector;
+        file_options.maximum_size_sectors = (target.size_bytes + kPrepareSector - 1) / kPrepareSector;
+        observer_.preparing(target.path, Bytes(target.size_bytes));
+        auto filler = workload::make_prepare_filler(target.data_pattern, target.data_reduction, target.seed,
+                                                    target_content_key(target.path), target.size_bytes);
+        if (!filler) return refuse(request, filler.error());
+        const auto prepared = targets::prepare_test_file(directory, file_options, options_.policy, std::move(*filler),
+                                                         progress, cancel.get_token());
+        if (!prepared) return refuse(request, prepared.error());
+        if (prepared->outcome == targets::PrepareOutcome::cancelled) return;
+        observer_.prepared(target.path);
+        written_path = prepared->path;
+      }
+      if (target.precondition_passes == 0) continue;
+      // The run's own data (compressible, deduplicable or random as it asks), so that an array
+      // that reduces data is preconditioned with what it will be measured on.
       auto filler = workload::make_prepare_filler(target.data_pattern, target.data_reduction, target.seed,
-                                                  target_content_key(target.path), target.size_bytes);
+                                                  target_content_key(target.path), 0);
       if (!filler) return refuse(request, filler.error());
-      const auto prepared = targets::prepare_test_file(directory, file_options, options_.policy, std::move(*filler),
-                                                       progress, cancel.get_token());
-      if (!prepared) return refuse(request, prepared.error());
-      if (prepared->outcome == targets::PrepareOutcome::cancelled) return;
+      observer_.preparing(target.path, Bytes(0));
+      const auto preconditioned = targets::precondition_target(
+          written_path, {.passes = target.precondition_passes, .caching = targets::Caching::direct_or_buffered}, options_.policy, *filler, progress, cancel.get_token());
+      if (!preconditioned) return refuse(request, preconditioned.error());
+      if (preconditioned->cancelled) return;
       observer_.prepared(target.path);
     }
     ack(request);

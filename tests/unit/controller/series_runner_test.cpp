@@ -441,6 +441,32 @@ TEST(MaxIopsSearchPlan, StartsFromTheShallowestDiskTargetOfTheOneRun) {
   EXPECT_FALSE(max_iops_search_plan(request, {RunPlan{}})) << "no disk target to search on";
 }
 
+TEST(QuickSeries, PreconditioningIsPlannedOnceForASeriesThatWritesAndSkippedWithANoticeOtherwise) {
+  TempDir dir;
+  ManagerEvents no_events;
+  ManagerRegistry registry{RegistryOptions{std::nullopt, "test", "iomark test"}, no_events};
+  ASSERT_TRUE(add_embedded_agent(registry, {dir.path().string()}));
+  access_specs::RunRequest request;
+  request.targets = {dir.path().string()};
+  request.outstanding_ios = {1, 4};
+  request.precondition_passes = 2;
+  request.spec = *access_specs::spec_from_name_or_line("4K random write", "");
+  const auto writes = quick_series(request, registry.links());
+  ASSERT_TRUE(writes) << writes.error().describe();
+  ASSERT_EQ(writes->runs.size(), 2U);
+  ASSERT_FALSE(writes->runs[0].managers.front().prepare.empty());
+  EXPECT_EQ(writes->runs[0].managers.front().prepare.front().precondition_passes, 2U);
+  EXPECT_TRUE(writes->runs[1].managers.front().prepare.empty()) << "once, before the first run";
+  EXPECT_TRUE(writes->notices.empty());
+
+  request.spec = *access_specs::spec_from_name_or_line("4K random read", "");
+  const auto reads = quick_series(request, registry.links());
+  ASSERT_TRUE(reads) << reads.error().describe();
+  EXPECT_EQ(reads->runs[0].managers.front().prepare.front().precondition_passes, 0U);
+  ASSERT_EQ(reads->notices.size(), 1U);
+  EXPECT_NE(reads->notices.front().find("--precondition skipped"), std::string::npos) << reads->notices.front();
+}
+
 TEST(SteadyStateRounds, TheRequestJudgesTheLastRunOfEachRound) {
   access_specs::RunRequest request;
   EXPECT_FALSE(steady_state_rounds(request, 3));

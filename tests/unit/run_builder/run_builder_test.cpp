@@ -146,5 +146,19 @@ TEST(ShareRateIops, RefusesAShareOutsideTheWorkersLimitsOrNoDiskWorker) {
   for (const auto& worker : managers[0].assignment.workers) EXPECT_EQ(worker.rate_iops, 0.0) << "refused: untouched";
 }
 
+TEST(Precondition, EveryTargetIsPreconditionedWhereItsTestFileIsPlannedOnly) {
+  RunBuilder builder;
+  auto request = two_targets();
+  std::vector<ManagerWork> first{builder.requested_work(request, 0, 2, 4), builder.requested_work(request, 1, 2, 4)};
+  std::vector<ManagerWork> second{builder.requested_work(request, 0, 2, 8)};
+  precondition(first, 3);
+  precondition(second, 3);
+  for (const auto& manager : first) {
+    ASSERT_EQ(manager.prepare.size(), request.targets.size()) << "each path once per manager";
+    for (const auto& prepare : manager.prepare) EXPECT_EQ(prepare.precondition_passes, 3U) << prepare.path;
+  }
+  EXPECT_TRUE(second.front().prepare.empty()) << "a later run finds its targets preconditioned";
+}
+
 }  // namespace
 }  // namespace iomark::run_builder

@@ -295,6 +295,23 @@ TEST(RunRequest, ASearchBoundIsReadOnceIntoTheRequest) {
   EXPECT_EQ(asked->find_max_iops, (access_specs::LatencyBound{access_specs::LatencyFigure::p99_ms, 2.0}));
   EXPECT_NE(parse(FrontEnd::controller_run, {"--find-max-iops", "p99<2ms"}).refusal, "");
   EXPECT_NE(parse(FrontEnd::agent_run_local, {"--find-max-iops", "p99<=2ms"}).refusal, "") << "run-local makes one run";
+  EXPECT_EQ(parse(FrontEnd::gui, {"--find-max-iops", "p99<=2ms"}).refusal, "") << "Test Setup's";
+  EXPECT_NE(parse(FrontEnd::gui, {"--find-max-iops", "p99<=0s"}).refusal, "");
+}
+
+TEST(RunRequest, PreconditioningIsTwoPassesUnlessToldAndOnlyWhenAsked) {
+  const auto defaults = make_run_request(parse(FrontEnd::controller_run, {}).flags);
+  ASSERT_TRUE(defaults);
+  EXPECT_EQ(defaults->precondition_passes, 0U);
+  const auto asked = make_run_request(parse(FrontEnd::controller_run, {"--precondition"}).flags);
+  ASSERT_TRUE(asked);
+  EXPECT_EQ(asked->precondition_passes, 2U);
+  const auto three = make_run_request(parse(FrontEnd::controller_run, {"--precondition", "--precondition-passes", "3"}).flags);
+  ASSERT_TRUE(three);
+  EXPECT_EQ(three->precondition_passes, 3U);
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--precondition-passes", "3"}).refusal, "") << "needs --precondition";
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--precondition", "--precondition-passes", "0"}).refusal, "");
+  EXPECT_NE(parse(FrontEnd::controller_run, {"--precondition", "--precondition-passes", "101"}).refusal, "");
 }
 
 TEST(QueueDepths, ListWithinTheDescriptor) {

@@ -54,6 +54,9 @@ inline constexpr double kMaxLatencyBoundMs = 60'000.0;
 // parts). Errors: invalid_argument, field "--find-max-iops", saying what was expected.
 [[nodiscard]] Result<LatencyBound> parse_latency_bound(std::string_view text);
 
+// --precondition-passes: more than this many writes of a whole array is not preconditioning.
+inline constexpr std::uint32_t kMaxPreconditionPasses = 100;
+
 struct RunRequest {
   std::vector<std::string> targets{};
   std::vector<std::string> network_pairs{};  // "SERVER[@IPV4]:CLIENT[@IPV4]": managers are named by the controller
@@ -79,6 +82,9 @@ struct RunRequest {
   // (docs/characterize.md#rate-control); unset: as fast as the outstanding I/Os allow.
   std::optional<double> rate_iops{};
   std::optional<LatencyBound> find_max_iops{};  // unset: the runs as asked
+  // --precondition: each target written whole this many times before its first run
+  // (docs/characterize.md#preconditioning); 0: not at all.
+  std::uint32_t precondition_passes{0};
 };
 
 }  // namespace iomark::access_specs

@@ -102,7 +102,13 @@ struct SeriesPlan {
   AgentLossPolicy on_agent_loss{AgentLossPolicy::stop};
   std::optional<SteadyStateRounds> steady_state{};  // unset: every run once
   std::optional<MaxIopsSearchPlan> max_iops_search{};  // set: runs holds the one run searched from
+  std::vector<std::string> notices{};  // said to the observer before the first run
 };
+
+// --precondition on a series whose runs a RunBuilder made (quick_series, plan_series): every
+// target written whole request.precondition_passes times before its first run
+// (run_builder::precondition). A series that only reads is not preconditioned: a notice says so.
+void plan_preconditioning(const access_specs::RunRequest& request, SeriesPlan& series);
 
 // The rounds and their verdict as the results keep them (the JSON's steady_state).
 [[nodiscard]] results::SteadyStateRecord steady_state_record(const SteadyStateProgress& progress);

@@ -322,6 +322,10 @@ struct PrepareTarget {
   access_specs::DataPattern data_pattern{access_specs::DataPattern::repeating_bytes};
   std::optional<access_specs::DataReduction> data_reduction;  // as in TargetAssignment
   std::uint64_t seed{};
+  // --precondition (docs/characterize.md#preconditioning): after any test file is made, the
+  // target (a directory's test file) is written whole this many times with 128 KiB
+  // sequential writes; 0: not at all; at most access_specs::kMaxPreconditionPasses.
+  std::uint32_t precondition_passes{};
   friend bool operator==(const PrepareTarget&, const PrepareTarget&) = default;
 };
 

@@ -60,6 +60,12 @@ struct ManagerWork {
 // falls outside protocol::kMinWorkerRateIops..kMaxWorkerRateIops.
 [[nodiscard]] Result<void> share_rate_iops(std::span<ManagerWork> managers, double rate_iops);
 
+// --precondition: every disk target whose test file `managers` (one run's, made by a
+// RunBuilder) plan is written whole `passes` times before the run, after that file is made
+// (docs/characterize.md#preconditioning): the targets no earlier run of the series used on
+// their manager, with the data their first worker writes.
+void precondition(std::span<ManagerWork> managers, std::uint32_t passes);
+
 // Lives as long as a series: the seeds it hands out differ from each other, and a path
 // prepared on a manager is not prepared again by a later run.
 class RunBuilder {
@@ -72,6 +78,7 @@ class RunBuilder {
   // if given), with the request's engine, caching, data, seed and --verify.
   [[nodiscard]] ManagerWork requested_work(const access_specs::RunRequest& request, std::size_t manager,
                                            std::uint32_t cpu_count, std::uint32_t outstanding_ios);
+
 
   // Adds `worker`, driving `targets`, to `work` (a manager with `cpu_count` CPUs). Returns the paths whose test files this call
   // planned (the first use of each on this manager).

@@ -65,7 +65,9 @@ struct RunFlags {
   std::optional<std::string> steady_state;  // controller_run, gui: --steady-state FIGURE
   std::uint32_t max_rounds{25};             // with --steady-state
   std::optional<double> rate_iops;          // controller_run: --rate-iops, every manager together
-  std::optional<std::string> find_max_iops;  // controller_run: --find-max-iops BOUND, e.g. p99<=2ms
+  std::optional<std::string> find_max_iops;  // controller_run, gui: --find-max-iops BOUND, e.g. p99<=2ms
+  bool precondition{false};                  // controller_run: --precondition
+  std::uint32_t precondition_passes{2};      // with --precondition
 };
 
 // --max-rounds: a steady-state window needs at least 5 rounds (SNIA's rule); more than a
