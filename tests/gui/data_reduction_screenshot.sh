@@ -21,8 +21,7 @@ ICF
 start_xvfb 1600x1000 "$work/xvfb.log"
 "$build/controller-gui/iomark-gui" --no-listen "$work/plan.icf" >"$work/gui.log" 2>&1 &
 gui_pid=$!
-window=$(xdotool search --sync --onlyvisible --name 'iomark' | head -1)
-xdotool windowmove "$window" 0 0 windowsize "$window" 1600 1000 windowfocus --sync "$window"
+place_gui_window 1600 1000
 sleep 1
 xdotool key --clearmodifiers ctrl+l && sleep 3   # Start Local Agent: the plan's manager pairs with it
 xdotool key --clearmodifiers alt+t && sleep 1    # Disk Targets

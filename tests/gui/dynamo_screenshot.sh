@@ -62,8 +62,7 @@ log "starting iomark-gui on $DISPLAY (agents on $agent_port, Dynamo on $dynamo_p
 "$build/controller-gui/iomark-gui" --insecure --listen "127.0.0.1:$agent_port" \
   --legacy-dynamo "127.0.0.1:$dynamo_port" "$work/plan.icf" >"$work/gui.log" 2>&1 &
 pids+=($!)
-window=$(xdotool search --sync --onlyvisible --name 'iomark' | head -1)
-xdotool windowmove "$window" 0 0 windowsize "$window" "$WIDTH" "$HEIGHT" windowfocus --sync "$window"
+place_gui_window "$WIDTH" "$HEIGHT"
 sleep 1
 
 MNTTAB=$work/mtab "$dynamo" -i 127.0.0.1 -p "$dynamo_port" -m 127.0.0.1 -n dyn1 >"$work/dynamo.log" 2>&1 &
@@ -73,7 +72,6 @@ pids+=($!)
 pids+=($!)
 sleep 4  # both log in; Dynamo's connect-back and REPORT_TARGETS take a moment
 
-key() { xdotool key --clearmodifiers "$@"; sleep 1; }
 key F5  # Start: three runs of 1 + 3 s, plus the agent's test file
 sleep 20
 key alt+d

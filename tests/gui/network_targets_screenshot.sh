@@ -17,8 +17,7 @@ start_xvfb 1600x1000 "$work/xvfb.log"
 "$build/controller-gui/iomark-gui" --listen "127.0.0.1:$port" --insecure tests/data/icf/ok_110_network_pair.icf \
   >"$work/gui.log" 2>&1 &
 gui_pid=$!
-window=$(xdotool search --sync --onlyvisible --name 'iomark' | head -1)
-xdotool windowmove "$window" 0 0 windowsize "$window" 1600 1000 windowfocus --sync "$window"
+place_gui_window 1600 1000
 sleep 1
 "$build/agent/iomark-agent" -i "127.0.0.1:$port" -n cli --insecure >"$work/agent.log" 2>&1 &
 agent_pid=$!

@@ -121,11 +121,9 @@ start_xvfb "${WIDTH}x${HEIGHT}" "$work/xvfb.log"
 log "starting iomark-gui on $DISPLAY"
 "$build/controller-gui/iomark-gui" --no-listen "$work/plan.icf" >"$work/gui.log" 2>&1 &
 gui_pid=$!
-window=$(xdotool search --sync --onlyvisible --name 'iomark' | head -1)
-xdotool windowmove "$window" 0 0 windowsize "$window" "$WIDTH" "$HEIGHT" windowfocus --sync "$window"
+place_gui_window "$WIDTH" "$HEIGHT"
 sleep 1
 
-key() { xdotool key --clearmodifiers "$@"; sleep 1; }
 shot() { scrot --overwrite "$out/$1.png"; log "$out/$1.png"; }
 mkdir -p "$out"
 

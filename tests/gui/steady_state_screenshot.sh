@@ -11,17 +11,12 @@ cd "$(dirname "$0")/../.."
 build=${1:-build/release}
 source tests/gui/xvfb.sh
 screenshot_workspace
-# screenshots.sh's plan: its run time (0 0 2) made 1 s, its QD cycling a single run.
-sed -n '/^Version 1.1.0/,/^ICF$/p' tests/gui/screenshots.sh | sed '$d' | sed "s|\$work|$work|" |
-  sed 's|^\t0          0          2$|\t0          0          1|' |
-  sed 's|^\tCYCLE_OUTSTANDING_IOS$|\tNORMAL|' >"$work/plan.icf"
+one_run_plan "$work/plan.icf"
 start_xvfb 1600x1000 "$work/xvfb.log"
 "$build/controller-gui/iomark-gui" --no-listen "$work/plan.icf" >"$work/gui.log" 2>&1 &
 gui_pid=$!
-window=$(xdotool search --sync --onlyvisible --name 'iomark' | head -1)
-xdotool windowmove "$window" 0 0 windowsize "$window" 1600 1000 windowfocus --sync "$window"
+place_gui_window 1600 1000
 sleep 1
-key() { xdotool key --clearmodifiers "$@"; sleep 1; }
 shot() { scrot --overwrite "docs/screenshots/$1.png"; echo "docs/screenshots/$1.png"; }
 key ctrl+l  # Start Local Agent: the plan's manager pairs with it
 sleep 2

@@ -5,9 +5,11 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QLabel>
 #include <QLineSeries>
 #include <QPainter>
 #include <QPen>
+#include <QVBoxLayout>
 
 namespace iomark::gui {
 
@@ -39,6 +41,18 @@ QChartView* make_chart_view(const QString& title, QWidget* parent) {
   view->setRenderHint(QPainter::Antialiasing);
   view->setMinimumSize(320, 240);
   return view;
+}
+
+QLabel* add_view_with_verdict(QWidget& owner, QChartView& view) {
+  auto* verdict = new QLabel(&owner);
+  verdict->setTextFormat(Qt::PlainText);  // a conclusion's "<=" is not a tag
+  verdict->setWordWrap(true);
+  verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* layout = new QVBoxLayout(&owner);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(&view, 1);
+  layout->addWidget(verdict);
+  return verdict;
 }
 
 double nice_upper_bound(double maximum) {

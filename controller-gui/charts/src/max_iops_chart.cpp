@@ -78,14 +78,7 @@ MaxIopsChart::MaxIopsChart(QWidget* parent) : QWidget(parent) {
     series->attachAxis(linear_axis_);
   }
 
-  verdict_ = new QLabel(this);
-  verdict_->setTextFormat(Qt::PlainText);  // the conclusion's "<=" is not a tag
-  verdict_->setWordWrap(true);
-  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(view, 1);
-  layout->addWidget(verdict_);
+  verdict_ = add_view_with_verdict(*this, *view);
   add_export_action(*this, QStringLiteral("iomark-max-iops"));
   redraw();
 }

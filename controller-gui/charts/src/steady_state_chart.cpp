@@ -77,13 +77,7 @@ SteadyStateChart::SteadyStateChart(QWidget* parent) : QWidget(parent) {
     series->attachAxis(figure_axis_);
   }
 
-  verdict_ = new QLabel(this);
-  verdict_->setWordWrap(true);
-  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(view, 1);
-  layout->addWidget(verdict_);
+  verdict_ = add_view_with_verdict(*this, *view);
   add_export_action(*this, QStringLiteral("iomark-steady-state"));
   redraw();
 }

@@ -10,6 +10,7 @@
 
 class QChart;
 class QChartView;
+class QLabel;
 class QLineSeries;
 class QWidget;
 
@@ -24,6 +25,10 @@ namespace iomark::gui {
 
 // A line series named `name` in `chart`'s colour and pen style, 2 px wide, owned by the chart.
 QLineSeries* add_line_series(QChart& chart, const QString& name, const QColor& color, Qt::PenStyle style);
+
+// Lays `view` out in `owner` with a label under it for the chart's verdict (plain text,
+// selectable, wrapped), as the round and search charts show theirs; returns the label.
+QLabel* add_view_with_verdict(QWidget& owner, QChartView& view);
 
 // A "nice" upper bound for a value axis showing values up to `maximum` (at least 1).
 [[nodiscard]] double nice_upper_bound(double maximum);
