@@ -1,6 +1,7 @@
 #include "run_driver.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -198,36 +199,66 @@ Result<void> RunDriver::start_all(const RunPlan& plan, std::uint64_t run_id) {
   return {};
 }
 
-// One manager after another: managers sharing a directory (one host, or a network file
-// system) must not create the same test file at once.
+// Test files one manager after another: managers sharing a directory (one host, or a network
+// file system) must not create the same test file at once. Then preconditioning
+// (docs/characterize.md#preconditioning) on every manager at once: a fleet takes as long as
+// its slowest host, not the sum; two managers writing one shared file whole at once leave it
+// as written whole.
 Result<void> RunDriver::prepare(const RunPlan& plan) {
-  const auto preparing = static_cast<std::size_t>(
-      std::count_if(plan.managers.begin(), plan.managers.end(), [](const auto& manager) { return !manager.prepare.empty(); }));
-  std::size_t position = 0;
+  std::vector<const ManagerRun*> files;
+  std::vector<const ManagerRun*> preconditioned;
   for (const auto& manager : plan.managers) {
     if (manager.prepare.empty()) continue;
-    observer_.preparing(links_[manager.manager]->peer().describe(), position++, preparing);
-    auto last_live = Clock::time_point{};
-    auto& link = *links_[manager.manager];
-    auto id = link.send(protocol::PrepareTargets{manager.prepare});
-    if (!id) return fail(id.error());
-    // A stop ends the wait at once; abort() then tells the manager to stop preparing.
-    auto reply = link.await_reply(
-        *id, "prepare_targets", ns(kPrepareTimeout),
-        [&](const protocol::Message& message) {
-          const auto* progress = std::get_if<protocol::PrepareProgress>(&message);
-          if (progress == nullptr || Clock::now() - last_live < kLiveEvery) return;
-          last_live = Clock::now();
-          figures_.phase = LivePhase::preparing;
-          figures_.preparing = {progress->path, progress->bytes_done, progress->bytes_total};
-          observer_.live(figures_);
-        },
-        stop_);
-    if (!reply) return fail(reply.error());
-    if (!std::holds_alternative<protocol::Ack>(*reply)) {
-      return fail(unexpected(manager.manager, *reply, "an acknowledgement"));
+    files.push_back(&manager);
+    if (std::any_of(manager.prepare.begin(), manager.prepare.end(),
+                    [](const protocol::PrepareTarget& target) { return target.precondition_passes != 0; })) {
+      preconditioned.push_back(&manager);
     }
   }
+  for (std::size_t position = 0; position < files.size(); ++position) {
+    const auto& manager = *files[position];
+    observer_.preparing(links_[manager.manager]->peer().describe(), position, files.size());
+    auto targets = manager.prepare;
+    for (auto& target : targets) target.precondition_passes = 0;
+    auto id = links_[manager.manager]->send(protocol::PrepareTargets{std::move(targets)});
+    if (!id) return fail(id.error());
+    if (auto done = await_prepared(manager, *id); !done) return done;
+  }
+  if (preconditioned.empty()) return {};
+  observer_.notice("preconditioning on " + std::to_string(preconditioned.size()) + " manager(s) at once");
+  std::vector<std::uint64_t> ids;
+  for (const auto* manager : preconditioned) {
+    std::vector<protocol::PrepareTarget> targets;
+    std::copy_if(manager->prepare.begin(), manager->prepare.end(), std::back_inserter(targets),
+                 [](const protocol::PrepareTarget& target) { return target.precondition_passes != 0; });
+    auto id = links_[manager->manager]->send(protocol::PrepareTargets{std::move(targets)});
+    if (!id) return fail(id.error());
+    ids.push_back(*id);
+  }
+  // Each in turn; the others' progress waits in their connections meanwhile.
+  for (std::size_t i = 0; i < preconditioned.size(); ++i) {
+    if (auto done = await_prepared(*preconditioned[i], ids[i]); !done) return done;
+  }
+  return {};
+}
+
+// Waits for the agent's answer to PrepareTargets `id`, showing its progress as live figures.
+// A stop ends the wait at once; abort() then tells the manager to stop preparing.
+Result<void> RunDriver::await_prepared(const ManagerRun& manager, std::uint64_t id) {
+  auto last_live = Clock::time_point{};
+  auto reply = links_[manager.manager]->await_reply(
+      id, "prepare_targets", ns(kPrepareTimeout),
+      [&](const protocol::Message& message) {
+        const auto* progress = std::get_if<protocol::PrepareProgress>(&message);
+        if (progress == nullptr || Clock::now() - last_live < kLiveEvery) return;
+        last_live = Clock::now();
+        figures_.phase = LivePhase::preparing;
+        figures_.preparing = {progress->path, progress->bytes_done, progress->bytes_total};
+        observer_.live(figures_);
+      },
+      stop_);
+  if (!reply) return fail(reply.error());
+  if (!std::holds_alternative<protocol::Ack>(*reply)) return fail(unexpected(manager.manager, *reply, "an acknowledgement"));
   return {};
 }
 

@@ -53,6 +53,7 @@ class RunDriver {
   [[nodiscard]] Result<void> await_acks(const RunPlan& plan, const std::vector<std::uint64_t>& ids,
                                         std::string_view what, const OtherReply& other_reply = {});
   [[nodiscard]] Result<void> prepare(const RunPlan& plan);
+  [[nodiscard]] Result<void> await_prepared(const ManagerRun& manager, std::uint64_t id);
   [[nodiscard]] Result<void> start_all(const RunPlan& plan, std::uint64_t run_id);
   [[nodiscard]] Result<PhaseEnd> wait(const RunPlan& plan, LivePhase phase, std::uint32_t seconds);
   void keep_for_snapshot(std::size_t manager, const protocol::Sample& sample);

@@ -209,7 +209,7 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
     auto* precondition = command
                              .add_flag("--precondition", flags.precondition,
                                        "Write every target whole with 128 KiB sequential writes before its first "
-                                       "run (SNIA's preconditioning), one manager after another")
+                                       "run (SNIA's preconditioning), on every manager at once")
                              ->group(group(kTimingGroup));
     command.add_option("--precondition-passes", flags.precondition_passes, "Times --precondition writes each target")
         ->type_name("N")
