@@ -1,5 +1,4 @@
 // iomark history list | show | compare | import: the run history database.
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -16,6 +15,7 @@
 #include "iomark/cli_text/text_table.hpp"
 #include "iomark/history/comparison.hpp"
 #include "iomark/history/history.hpp"
+#include "iomark/results/max_iops_curve.hpp"
 
 namespace iomark::cli {
 
@@ -42,13 +42,6 @@ std::string figure(const std::optional<double>& value, int decimals) {
 
 std::string depth_text(std::optional<std::uint32_t> depth) { return depth ? std::to_string(*depth) : "-"; }
 
-// "2 ms", "0.5 ms": the limit as the user wrote it, not padded to three decimals.
-std::string limit_text(double limit_ms) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g ms", limit_ms);
-  return text;
-}
-
 // What the run's series said of it and how its latency was measured, for `list`: "steady r6",
 // "max IOPS p99<=2 ms", "rate-controlled".
 std::string run_note(const history::RunRecord& run) {
@@ -57,7 +50,7 @@ std::string run_note(const history::RunRecord& run) {
     notes.push_back((run.steady_state->steady ? "steady r" : "not steady r") + std::to_string(run.steady_state->round));
   }
   if (run.max_iops) {
-    notes.push_back("max IOPS " + run.max_iops->figure + "<=" + limit_text(run.max_iops->limit_ms) +
+    notes.push_back("max IOPS " + run.max_iops->figure + "<=" + results::limit_ms_text(run.max_iops->limit_ms) +
                     (run.max_iops->finished ? "" : " (unfinished)"));
   }
   if (run.average_service_ms) notes.emplace_back("rate-controlled");

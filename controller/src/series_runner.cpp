@@ -5,6 +5,7 @@
 #include <set>
 
 #include "iomark/controller/network_pairing.hpp"
+#include "iomark/results/max_iops_curve.hpp"
 #include "iomark/results/wall_clock.hpp"
 #include "iomark/run_builder/run_builder.hpp"
 #include "run_driver.hpp"
@@ -125,16 +126,10 @@ std::string step_text(const results::MaxIopsStep& step) {
   return text;
 }
 
-std::string limit_text(double limit_ms) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", limit_ms);
-  return text;
-}
-
 }  // namespace
 
 std::string max_iops_conclusion(const results::MaxIopsRecord& record, latency_search::SearchEnd end) {
-  const std::string bound = record.figure + " <= " + limit_text(record.limit_ms) + " ms";
+  const std::string bound = results::bound_text(record);
   if (!record.chosen) {
     if (record.steps.empty()) return "no run yet";
     const auto& last = record.steps.back();

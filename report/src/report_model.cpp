@@ -9,6 +9,7 @@
 #include <set>
 
 #include "iomark/common/ascii.hpp"
+#include "iomark/results/max_iops_curve.hpp"
 #include "iomark/results/steady_state_lines.hpp"
 
 namespace iomark::report {
@@ -333,21 +334,11 @@ SteadyStateView steady_state_view(const ReportSource& source, ChartIds& ids) {
   return {source.name, record, std::move(chart)};
 }
 
-std::string shortest(double value) {
-  std::array<char, 32> text{};
-  std::snprintf(text.data(), text.size(), "%g", value);
-  return text.data();
-}
-
 std::string whole(double value) {
   std::array<char, 32> text{};
   std::snprintf(text.data(), text.size(), "%.0f", value);
   return text.data();
 }
-
-// Past this many times the bound, a linear latency axis would flatten the steps near the
-// bound, the ones the search is about, against its bottom edge.
-constexpr double kLinearLatencyRange = 10;
 
 // Latency against IOPS, the way latency-bound searches are judged: the steps in IOPS order
 // trace the device's curve whichever order the search ran them in, and the bound across them
@@ -357,16 +348,16 @@ MaxIopsView max_iops_view(const ReportSource& source, ChartIds& ids) {
   Chart chart{ids.make("max-iops", source.name), "Latency against IOPS", "IOPS", figure_title(record.figure),
               XScale::linear, {}, {}};
   if (record.steps.empty()) return {source.name, record, std::move(chart)};
-  std::vector<results::MaxIopsStep> by_iops = record.steps;
-  std::stable_sort(by_iops.begin(), by_iops.end(), [](const auto& a, const auto& b) { return a.iops < b.iops; });
   ChartCurve runs{"each run", {}};
-  for (const auto& step : by_iops) runs.points.push_back({step.iops, step.latency_ms});
-  const auto highest = std::max_element(by_iops.begin(), by_iops.end(),
-                                        [](const auto& a, const auto& b) { return a.latency_ms < b.latency_ms; });
-  if (highest->latency_ms > kLinearLatencyRange * record.limit_ms) chart.y_scale = YScale::log10;
+  for (const std::size_t s : results::steps_by_iops(record)) {
+    runs.points.push_back({record.steps[s].iops, record.steps[s].latency_ms});
+  }
+  if (results::wants_log_latency_axis(record)) chart.y_scale = YScale::log10;
+  const double fewest_iops = runs.points.front().x;
+  const double most_iops = runs.points.back().x;
   chart.curves.push_back(std::move(runs));
-  chart.curves.push_back({"bound: " + record.figure + " <= " + shortest(record.limit_ms) + " ms",
-                          {{by_iops.front().iops, record.limit_ms}, {by_iops.back().iops, record.limit_ms}}});
+  chart.curves.push_back({"bound: " + results::bound_text(record),
+                          {{fewest_iops, record.limit_ms}, {most_iops, record.limit_ms}}});
   if (record.chosen) {
     const auto& chosen = record.steps.at(*record.chosen);
     chart.curves.push_back({"chosen: " + whole(chosen.iops) + " IOPS at QD " + std::to_string(chosen.outstanding_ios),

@@ -19,14 +19,11 @@
 
 #include "iomark/gui/charts/chart_export.hpp"
 #include "iomark/gui/charts/chart_style.hpp"
+#include "iomark/results/max_iops_curve.hpp"
 
 namespace iomark::gui {
 
 namespace {
-
-// Beyond this many times the bound a linear axis leaves the bound on the chart's floor (the
-// report's kLinearLatencyRange).
-constexpr double kLinearLatencyRange = 10.0;
 
 // applyNiceNumbers() starts from the axis's tick count and changes it: set again before each
 // call, so a chart redrawn step after step does not drift to ever fewer ticks.
@@ -40,8 +37,9 @@ QString latency_title(const std::string& figure) {
 }
 
 // "p99 ≤ 2 ms": chart titles and legends are rich text, where "<=" would open a tag.
-QString bound_text(const results::MaxIopsRecord& record) {
-  return QStringLiteral("%1 \u2264 %2 ms").arg(QString::fromStdString(record.figure), QString::number(record.limit_ms, 'g', 6));
+QString legend_bound_text(const results::MaxIopsRecord& record) {
+  return QString::fromStdString(record.figure) + QStringLiteral(" \u2264 ") +
+         QString::fromStdString(results::limit_ms_text(record.limit_ms));
 }
 
 QString runs_text(std::size_t runs) {
@@ -133,15 +131,14 @@ void MaxIopsChart::redraw() {
     return;
   }
   const auto& record = *record_;
-  const QString bound = bound_text(record);
+  const QString bound = legend_bound_text(record);
   chart_->setTitle(tr("Latency against IOPS (%1)").arg(bound));
 
-  std::vector<results::MaxIopsStep> by_iops = record.steps;
-  std::stable_sort(by_iops.begin(), by_iops.end(), [](const auto& a, const auto& b) { return a.iops < b.iops; });
   double most_iops = 0.0;
   double highest = record.limit_ms;
   double lowest = record.limit_ms;
-  for (const auto& step : by_iops) {
+  for (const std::size_t s : results::steps_by_iops(record)) {
+    const auto& step = record.steps[s];
     runs_->append(step.iops, step.latency_ms);
     most_iops = std::max(most_iops, step.iops);
     highest = std::max(highest, step.latency_ms);
@@ -160,7 +157,7 @@ void MaxIopsChart::redraw() {
   }
   for (auto* marker : chosen_markers) marker->setVisible(chosen_->count() > 0);
 
-  const bool logarithmic = highest > kLinearLatencyRange * record.limit_ms;
+  const bool logarithmic = results::wants_log_latency_axis(record);
   use_latency_axis(logarithmic);
   if (logarithmic) {
     log_axis_->setTitleText(latency_title(record.figure));

@@ -1,23 +1,9 @@
 #include "iomark/cli_text/max_iops_text.hpp"
 
-#include <algorithm>
-#include <cstdio>
-#include <numeric>
-
 #include "iomark/cli_text/text_table.hpp"
+#include "iomark/results/max_iops_curve.hpp"
 
 namespace iomark::cli_text {
-
-namespace {
-
-// "2 ms", "0.5 ms": the limit as the user wrote it, not padded to three decimals.
-std::string limit_text(double limit_ms) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g ms", limit_ms);
-  return text;
-}
-
-}  // namespace
 
 std::string search_step_line(const results::MaxIopsRecord& search) {
   if (search.steps.empty()) return "search: no run yet";
@@ -25,31 +11,27 @@ std::string search_step_line(const results::MaxIopsRecord& search) {
   std::string text = "search run " + std::to_string(search.steps.size()) + ": QD " + std::to_string(step.outstanding_ios);
   if (step.rate_iops) text += " at " + format_fixed(*step.rate_iops, 0) + " IOPS asked";
   text += ": " + format_fixed(step.iops, 0) + " IOPS, " + search.figure + " " + format_fixed(step.latency_ms, 3) +
-          " ms: " + (step.within ? "within " : "over ") + limit_text(search.limit_ms);
+          " ms: " + (step.within ? "within " : "over ") + results::limit_ms_text(search.limit_ms);
   return text;
 }
 
 std::string search_report(const results::MaxIopsRecord& search) {
-  std::vector<std::size_t> order(search.steps.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return search.steps[a].iops < search.steps[b].iops; });
   TextTable table({{"run", Align::right},
                    {"QD", Align::right},
                    {"rate asked", Align::right},
                    {"IOPS", Align::right},
                    {search.figure + " ms", Align::right},
                    {"within"}});
-  for (const std::size_t i : order) {
+  for (const std::size_t i : results::steps_by_iops(search)) {
     const auto& step = search.steps[i];
     const bool chosen = search.chosen && *search.chosen == i;
     table.add_row({std::to_string(step.run), std::to_string(step.outstanding_ios),
                    step.rate_iops ? format_fixed(*step.rate_iops, 0) : std::string("-"), format_fixed(step.iops, 0),
                    format_fixed(step.latency_ms, 3), std::string(step.within ? "yes" : "no") + (chosen ? "  <- chosen" : "")});
   }
-  std::string text = "latency against IOPS (--find-max-iops " + search.figure + "<=" + limit_text(search.limit_ms) + "):\n";
+  std::string text = "latency against IOPS (--find-max-iops " + search.figure + "<=" + results::limit_ms_text(search.limit_ms) + "):\n";
   text += table.render();
-  text += "most IOPS within " + search.figure + " <= " + limit_text(search.limit_ms) + ": " + search.conclusion +
+  text += "most IOPS within " + results::bound_text(search) + ": " + search.conclusion +
           (search.finished ? "" : " (the search was cut short)") + "\n";
   return text;
 }
