@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "iomark/common/text_file.hpp"
 #include "iomark/targets/mount_table.hpp"
@@ -207,9 +209,20 @@ Result<BlockDeviceUsage> inspect_block_device(const std::string& device_path) {
   probe_signature(usage.path, usage);
 
   // The kernel refuses O_EXCL on a block device that is mounted, held, or opened exclusively
-  // by anyone (mkfs, another benchmark, a VM), including mounts in other namespaces.
-  detail::UniqueFd exclusive(::open(usage.path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC));
-  if (!exclusive.valid()) usage.busy = "an exclusive open failed: " + detail::errno_text(errno);
+  // by anyone (mkfs, another benchmark, a VM), including mounts in other namespaces. Those
+  // hold it for good; another agent on this host checking the same device holds it for
+  // microseconds, so EBUSY is asked again for a moment before it counts.
+  constexpr int kExclusiveTries = 20;
+  for (int attempt = 1;; ++attempt) {
+    detail::UniqueFd exclusive(::open(usage.path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC));
+    if (exclusive.valid()) break;
+    const int open_errno = errno;
+    if (open_errno != EBUSY || attempt == kExclusiveTries) {
+      usage.busy = "an exclusive open failed: " + detail::errno_text(open_errno);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   return usage;
 }
 
