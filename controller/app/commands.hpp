@@ -20,6 +20,8 @@ void add_specs_commands(CLI::App& app, int& exit_code);
 void add_results_commands(CLI::App& app, int& exit_code);
 // A series ends early on the first SIGINT or SIGTERM `stop_signals` takes.
 void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& stop_signals);
+// `iomark pts iops`: `iomark run`'s series over the PTS-E matrix, in rounds until steady.
+void add_pts_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& stop_signals);
 void add_report_command(CLI::App& app, int& exit_code);
 void add_history_commands(CLI::App& app, int& exit_code);
 void add_agents_command(CLI::App& app, int& exit_code);

@@ -12,6 +12,7 @@
 #include "history_file.hpp"
 #include "iomark/access_specs/run_request.hpp"
 #include "iomark/cli_text/max_iops_text.hpp"
+#include "iomark/cli_text/pts_text.hpp"
 #include "iomark/cli_text/text_table.hpp"
 #include "iomark/history/comparison.hpp"
 #include "iomark/history/history.hpp"
@@ -194,6 +195,8 @@ int show(const HistoryOptions& options) {
     print_steady_state(*stored->steady_state, run);
   }
   if (stored->max_iops_search) std::cout << '\n' << cli_text::search_report(*stored->max_iops_search);
+  if (stored->pts_iops) std::cout << '\n' << cli_text::pts_matrix_line(*stored->pts_iops) << '\n';
+  if (stored->precondition) std::cout << '\n' << cli_text::precondition_line(*stored->precondition) << '\n';
   return static_cast<int>(ExitCode::ok);
 }
 

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   iomark::cli::add_specs_commands(app, exit_code);
   iomark::cli::add_results_commands(app, exit_code);
   iomark::cli::add_run_command(app, exit_code, stop_signals);
+  iomark::cli::add_pts_command(app, exit_code, stop_signals);
   iomark::run_options::add_completion_command(app);
   iomark::cli::add_report_command(app, exit_code);
   iomark::cli::add_history_commands(app, exit_code);

@@ -96,9 +96,10 @@ int write_report(std::vector<report::ReportSource> sources, const std::string& o
   return static_cast<int>(ExitCode::ok);
 }
 
-report::ReportSource measured_series_source(const controller::SeriesOutcome& outcome, std::string name) {
+report::ReportSource measured_series_source(const controller::SeriesPlan& series,
+                                            const controller::SeriesOutcome& outcome, std::string name) {
   report::ReportSource source;
-  source.format = "iomark run";
+  source.format = series.pts_iops ? "iomark pts iops" : "iomark run";
   const std::string start =
       outcome.runs.empty() ? std::string() : results::format_rfc3339(outcome.runs.front().info.start_time);
   source.series.push_back({name, "iomark " IOMARK_VERSION, start, std::string(report::outcome_name(outcome.outcome))});
@@ -117,6 +118,8 @@ report::ReportSource measured_series_source(const controller::SeriesOutcome& out
   }
   if (outcome.steady_state) source.steady_state = controller::steady_state_record(*outcome.steady_state);
   source.max_iops_search = outcome.max_iops_search;
+  if (series.pts_iops) source.pts_iops = controller::pts_iops_table(outcome, *series.pts_iops);
+  source.precondition = series.precondition;
   return source;
 }
 

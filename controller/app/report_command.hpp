@@ -15,7 +15,8 @@ namespace iomark::cli {
 int write_report(std::vector<report::ReportSource> sources, const std::string& output, std::string title,
                  const std::string& svg_dir, std::ostream& out);
 
-// The runs of a series just measured as a report source named `name`.
-[[nodiscard]] report::ReportSource measured_series_source(const controller::SeriesOutcome& outcome, std::string name);
+// The runs of `series` just measured as a report source named `name`.
+[[nodiscard]] report::ReportSource measured_series_source(const controller::SeriesPlan& series,
+                                                          const controller::SeriesOutcome& outcome, std::string name);
 
 }  // namespace iomark::cli

@@ -20,12 +20,14 @@
 #include "iomark/common/units.hpp"
 #include "iomark/cli_text/console_lines.hpp"
 #include "iomark/cli_text/max_iops_text.hpp"
+#include "iomark/cli_text/pts_text.hpp"
 #include "iomark/cli_text/steady_state_text.hpp"
 #include "iomark/dynamo_adapter/dynamo_acceptor.hpp"
 #include "iomark/controller/embedded_agent.hpp"
 #include "iomark/controller/embedded_paths.hpp"
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/plan_series.hpp"
+#include "iomark/controller/preparing_rate.hpp"
 #include "iomark/controller/quick_series.hpp"
 #include "iomark/icf/icf.hpp"
 #include "iomark/results/verify_summary.hpp"
@@ -123,23 +125,14 @@ class ConsoleObserver final : public controller::SeriesObserver {
 
  private:
 
-  // "  preparing /dev/sdb: 1.2 GiB of 8.0 GiB, 812.4 MB/s, ETA 9 s": the rate over what this
-  // path has written since its first progress report (a test file, or preconditioning passes).
+  // "  preparing /dev/sdb: 1.2 GiB of 8.0 GiB, 812.4 MB/s, ETA 9 s" (a test file, or
+  // preconditioning passes).
   std::string preparing_text(const controller::PrepareFigures& preparing) {
-    const auto now = std::chrono::steady_clock::now();
-    if (preparing.path != preparing_path_ || preparing.bytes_done < preparing_from_) {
-      preparing_path_ = preparing.path;
-      preparing_since_ = now;
-      preparing_from_ = preparing.bytes_done;
-    }
     std::string text = fmt::format("  preparing {}: {} of {}", preparing.path, format_size(Bytes(preparing.bytes_done)),
                                    format_size(Bytes(preparing.bytes_total)));
-    const double seconds = std::chrono::duration<double>(now - preparing_since_).count();
-    const auto written = static_cast<double>(preparing.bytes_done - preparing_from_);
-    if (seconds < 1.0 || written <= 0) return text;
-    const double bytes_per_s = written / seconds;
-    return text + fmt::format(", {:.1f} MB/s, ETA {:.0f} s", bytes_per_s / 1e6,
-                              static_cast<double>(preparing.bytes_total - preparing.bytes_done) / bytes_per_s);
+    const auto estimate = preparing_rate_.update(preparing, std::chrono::steady_clock::now());
+    if (!estimate) return text;
+    return text + fmt::format(", {:.1f} MB/s, ETA {:.0f} s", estimate->bytes_per_s / 1e6, estimate->remaining_s);
   }
 
   // Lines folded for a fleet: the folded form on the console, every line of the detail under -v.
@@ -151,9 +144,7 @@ class ConsoleObserver final : public controller::SeriesObserver {
 
   app_runtime::ProgressLine progress_;
   std::size_t live_lines_{};
-  std::string preparing_path_;
-  std::chrono::steady_clock::time_point preparing_since_{};
-  std::uint64_t preparing_from_{};
+  controller::PreparingRate preparing_rate_;
   cli_text::EngineLines engine_lines_;
   std::uint64_t bad_blocks_{};
 };
@@ -355,6 +346,8 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   std::ostream& out = json->to_standard_output() ? std::cerr : std::cout;
   out << '\n';
   print_summary(outcome, out);
+  if (series->precondition && !outcome.runs.empty()) out << cli_text::precondition_line(*series->precondition) << '\n';
+  if (series->pts_iops) out << '\n' << cli_text::pts_table_text(controller::pts_iops_table(outcome, *series->pts_iops));
   if (!request->results_csv.empty()) out << "results appended to " << request->results_csv << '\n';
   if (!request->results_json.empty() && !json->to_standard_output()) {
     out << "JSON results in " << request->results_json << '\n';
@@ -362,7 +355,8 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
   if (!request->results_timeseries.empty()) out << "time series in " << request->results_timeseries << '\n';
   if (!options.report_html.empty()) {
     const auto& name = request->description;
-    if (const int code = write_report({measured_series_source(outcome, name)}, options.report_html, name, {}, out); code != 0) {
+    if (const int code = write_report({measured_series_source(*series, outcome, name)}, options.report_html, name, {}, out);
+        code != 0) {
       return code;
     }
   }
@@ -395,6 +389,46 @@ int run(const RunOptions& options, app_runtime::StopSignals& stop_signals) {
 
 }  // namespace
 
+namespace {
+
+// The flags `iomark run` and `iomark pts iops` share besides the run flags: the report, the
+// outputs, and how the managers are reached.
+void add_series_flags(CLI::App& command, RunOptions& options) {
+  command.add_option("--report", options.report_html, "Write an HTML report of the series here at its end")
+      ->type_name("FILE.html")
+      ->group(std::string(run_options::kResultsGroup));
+  add_run_observer_flags(command, options.observers);
+  command.add_option("--on-agent-loss", options.on_agent_loss,
+                     "When an agent is lost mid-series: stop, or continue without it")
+      ->type_name("POLICY")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"stop", "continue"}))
+      ->group(std::string(run_options::kTimingGroup));
+  const auto connection_group = std::string(run_options::kConnectionGroup);
+  command.add_option("--listen", options.listen, "Wait for agents logging in on [ADDR:]PORT (dynamo: 1066)")
+      ->type_name("[ADDR:]PORT")
+      ->group(connection_group);
+  command.add_option("--legacy-dynamo", options.legacy_dynamo,
+                     "Also accept Dynamo 1.1.0 logins: alone on --listen's port, else on [ADDR:]PORT "
+                     "(no authentication!)")
+      ->type_name("[[ADDR:]PORT]")
+      ->expected(0, 1)
+      ->group(connection_group);
+  command.add_option("--manager", options.managers, "Dial a listening agent at HOST:PORT (repeatable)")
+      ->type_name("HOST:PORT")
+      ->group(connection_group);
+  command.add_option("--wait-managers", options.wait_managers, "With --listen: agents to wait for (default 1)")
+      ->type_name("N")
+      ->group(connection_group);
+  command.add_option("--wait-timeout", options.wait_timeout_s, "With --listen: seconds to wait for them")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->group(connection_group);
+  run_options::add_connection_flags(command, options.connection, run_options::Peer::agents);
+}
+
+}  // namespace
+
 void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& stop_signals) {
   auto options = std::make_shared<RunOptions>();  // lives as long as the callback reading it
   auto* command = app.add_subcommand("run", "Run a test series (embedded agent unless --manager/--listen)");
@@ -409,38 +443,22 @@ void add_run_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& st
                       "manager only")
       ->type_name("[MANAGER:]OLD=NEW");
   run_options::add_run_flags(*command, options->run, run_options::FrontEnd::controller_run);
-  command->add_option("--report", options->report_html, "Write an HTML report of the series here at its end")
-      ->type_name("FILE.html")
-      ->group(std::string(run_options::kResultsGroup));
-  add_run_observer_flags(*command, options->observers);
-  command->add_option("--on-agent-loss", options->on_agent_loss,
-                      "When an agent is lost mid-series: stop, or continue without it")
-      ->type_name("POLICY")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"stop", "continue"}))
-      ->group(std::string(run_options::kTimingGroup));
-  const auto connection_group = std::string(run_options::kConnectionGroup);
-  command->add_option("--listen", options->listen, "Wait for agents logging in on [ADDR:]PORT (dynamo: 1066)")
-      ->type_name("[ADDR:]PORT")
-      ->group(connection_group);
-  command->add_option("--legacy-dynamo", options->legacy_dynamo,
-                      "Also accept Dynamo 1.1.0 logins: alone on --listen's port, else on [ADDR:]PORT "
-                      "(no authentication!)")
-      ->type_name("[[ADDR:]PORT]")
-      ->expected(0, 1)
-      ->group(connection_group);
-  command->add_option("--manager", options->managers, "Dial a listening agent at HOST:PORT (repeatable)")
-      ->type_name("HOST:PORT")
-      ->group(connection_group);
-  command->add_option("--wait-managers", options->wait_managers, "With --listen: agents to wait for (default 1)")
-      ->type_name("N")
-      ->group(connection_group);
-  command->add_option("--wait-timeout", options->wait_timeout_s, "With --listen: seconds to wait for them")
-      ->type_name("SECONDS")
-      ->capture_default_str()
-      ->group(connection_group);
-  run_options::add_connection_flags(*command, options->connection, run_options::Peer::agents);
+  add_series_flags(*command, *options);
   command->callback([&exit_code, &stop_signals, options] { exit_code = run(*options, stop_signals); });
+}
+
+void add_pts_command(CLI::App& app, int& exit_code, app_runtime::StopSignals& stop_signals) {
+  auto* pts = app.add_subcommand("pts", "SNIA PTS-style tests of an array");
+  pts->require_subcommand(1);
+  auto options = std::make_shared<RunOptions>();  // lives as long as the callback reading it
+  auto* iops = pts->add_subcommand(
+      "iops", "PTS-E's IOPS test: precondition, then rounds of every block size and read/write mix until 4 KiB "
+              "random writes are steady");
+  iops->footer("Each round runs every mix (outer) with every block size (inner), random, for --time seconds each;\n"
+               "the table averages each cell over the steady-state window (docs/characterize.md#pts-iops).");
+  run_options::add_run_flags(*iops, options->run, run_options::FrontEnd::controller_pts);
+  add_series_flags(*iops, *options);
+  iops->callback([&exit_code, &stop_signals, options] { exit_code = run(*options, stop_signals); });
 }
 
 }  // namespace iomark::cli

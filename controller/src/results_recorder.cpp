@@ -14,7 +14,9 @@ Result<void> ResultsRecorder::begin(const SeriesPlan& series) {
   timeseries_pending_ = timeseries_.begin_series(series.info);
   timeseries_run_open_ = false;
   if (json_path_.empty()) return {};
-  auto json = results::ResultsJsonFile::create(json_path_, series.info, series.plan);
+  auto json = results::ResultsJsonFile::create(
+      json_path_, series.info, series.plan,
+      {.steady_state = {}, .max_iops_search = {}, .precondition = series.precondition, .pts_iops = series.pts_iops});
   if (!json) return fail(json.error());
   json_ = std::move(*json);
   return {};

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "iomark/common/precondition_block.hpp"
 #include "iomark/controller/network_pairing.hpp"
 #include "iomark/results/max_iops_curve.hpp"
 #include "iomark/results/wall_clock.hpp"
@@ -36,10 +37,18 @@ Result<AgentLossPolicy> parse_agent_loss_policy(std::string_view text) {
 }
 
 std::optional<SteadyStateRounds> steady_state_rounds(const access_specs::RunRequest& request,
-                                                    std::size_t runs_per_round) {
-  if (!request.steady_state || runs_per_round == 0) return std::nullopt;
+                                                    const std::vector<RunPlan>& runs) {
+  if (!request.steady_state || runs.empty()) return std::nullopt;
+  std::size_t tracked = runs.size() - 1;
+  if (const auto& name = request.steady_state->tracked_spec; !name.empty()) {
+    const auto found = std::find_if(runs.rbegin(), runs.rend(), [&](const RunPlan& run) {
+      return std::any_of(run.info.specs.begin(), run.info.specs.end(),
+                         [&](const access_specs::AccessSpec& spec) { return spec.name == name; });
+    });
+    if (found != runs.rend()) tracked = static_cast<std::size_t>(runs.rend() - found) - 1;
+  }
   return SteadyStateRounds{.figure = request.steady_state->figure,
-                           .tracked_run = runs_per_round - 1,
+                           .tracked_run = tracked,
                            .rule = {},
                            .max_rounds = request.steady_state->max_rounds};
 }
@@ -69,7 +78,41 @@ Result<std::optional<MaxIopsSearchPlan>> max_iops_search_plan(const access_specs
       MaxIopsSearchPlan{.bound = *request.find_max_iops, .limits = {.first_outstanding_ios = *shallowest}}};
 }
 
-void plan_preconditioning(const access_specs::RunRequest& request, SeriesPlan& series) {
+Result<void> plan_pts_iops(const access_specs::RunRequest& request, SeriesPlan& series) {
+  if (!request.pts_iops) return {};
+  const auto refuse = [](std::string why) {
+    return fail(Error(ErrorCode::invalid_argument, std::move(why)).in_field("PTS IOPS"));
+  };
+  if (series.runs.size() != 1) {
+    return refuse("the matrix makes the runs of a round from one run; this series has " +
+                  std::to_string(series.runs.size()) + " (a --qd list, or a plan's cycling or access specs)");
+  }
+  const RunPlan template_run = std::move(series.runs.front());
+  if (!template_run.network_pairs.empty()) return refuse("the matrix is for disk targets: leave out the network workers");
+  if (template_run.managers.empty()) return refuse("no disk worker to run the matrix");
+  series.runs.clear();
+  std::uint32_t step = 0;
+  for (const auto& cell : access_specs::pts_iops_specs(*request.pts_iops)) {
+    RunPlan run = template_run;
+    run.info.cycling_step = step;
+    run.info.specs = {cell};
+    run.label = "'" + cell.name + "'" +
+                (run.info.queue_depth ? " QD " + std::to_string(*run.info.queue_depth) : std::string());
+    for (auto& manager : run.managers) {
+      for (auto& worker : manager.assignment.workers) worker.spec = cell;
+      // Test files are made, and preconditioned, before the first run only.
+      if (step != 0) manager.prepare.clear();
+    }
+    series.runs.push_back(std::move(run));
+    ++step;
+  }
+  series.pts_iops = results::PtsIopsRecord{.read_percents = request.pts_iops->read_percents,
+                                           .block_bytes = request.pts_iops->block_bytes};
+  return {};
+}
+
+void plan_preconditioning(const access_specs::RunRequest& request, const std::vector<ManagerLink*>& links,
+                          SeriesPlan& series) {
   if (request.precondition_passes == 0) return;
   const auto writes = [](const protocol::WorkerAssignment& worker) {
     return std::any_of(worker.spec.lines.begin(), worker.spec.lines.end(),
@@ -87,7 +130,27 @@ void plan_preconditioning(const access_specs::RunRequest& request, SeriesPlan& s
         "target whole");
     return;
   }
-  for (auto& run : series.runs) run_builder::precondition(run.managers, request.precondition_passes);
+  results::PreconditionRecord record{
+      .passes = request.precondition_passes, .block_bytes = kPreconditionBlockBytes, .targets = {}};
+  for (auto& run : series.runs) {
+    run_builder::precondition(run.managers, request.precondition_passes);
+    for (const auto& manager : run.managers) {
+      const std::string name = manager.manager < links.size() ? links[manager.manager]->name() : std::string("?");
+      for (const auto& prepare : manager.prepare) record.targets.push_back(name + ": " + prepare.path);
+    }
+  }
+  series.precondition = std::move(record);
+}
+
+results::PtsIopsTable pts_iops_table(const SeriesOutcome& outcome, const results::PtsIopsRecord& pts) {
+  std::vector<results::PtsRunFigure> figures;
+  for (const auto& run : outcome.runs) {
+    if (run.points.empty()) continue;
+    figures.push_back({.position = static_cast<std::uint32_t>(run.index + 1), .iops = run.points.front().iops});
+  }
+  std::optional<results::SteadyStateRecord> steady;
+  if (outcome.steady_state) steady = steady_state_record(*outcome.steady_state);
+  return results::pts_iops_table(pts, figures, steady);
 }
 
 results::SteadyStateRecord steady_state_record(const SteadyStateProgress& progress) {

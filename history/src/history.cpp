@@ -265,13 +265,16 @@ Result<void> History::bulk(const std::function<Result<void>()>& writes) {
 }
 
 Result<SeriesId> History::begin_series(const results::SeriesInfo& info,
-                                       const std::optional<access_specs::TestPlan>& plan, std::string_view source) {
+                                       const std::optional<access_specs::TestPlan>& plan, std::string_view source,
+                                       const results::SeriesRecords& records) {
   auto insert = connection_->db.prepare(
       "INSERT INTO series (started_at_ms, utc_offset_minutes, description, controller_version, source, document) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   if (!insert) return fail(insert.error());
-  const std::string document =
-      stored_document(results::SeriesResults{info, plan, {}, results::SeriesOutcome::in_progress, {}});
+  results::SeriesResults started{info, plan, {}, results::SeriesOutcome::in_progress, {}};
+  started.precondition = records.precondition;
+  started.pts_iops = records.pts_iops;
+  const std::string document = stored_document(started);
   insert->bind(1, info.start_time.unix_ms).bind(2, static_cast<std::int64_t>(info.start_time.utc_offset_minutes));
   insert->bind(3, info.description).bind(4, info.iomark_version).bind(5, source).bind(6, document);
   if (auto inserted = insert->run(); !inserted) return fail(inserted.error());
@@ -450,6 +453,8 @@ Result<StoredRun> History::show(RunId id) {
   stored.plan = std::move(series->plan);
   stored.steady_state = std::move(series->steady_state);
   stored.max_iops_search = std::move(series->max_iops_search);
+  stored.precondition = std::move(series->precondition);
+  stored.pts_iops = std::move(series->pts_iops);
 
   auto hosts = db.prepare(
       "SELECT manager, os_name, kernel_release, iomark_version, cpu_count FROM run_hosts WHERE run_id = ?1 "

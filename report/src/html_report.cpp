@@ -21,7 +21,8 @@ h3{font-size:16px}table{border-collapse:collapse;font-size:13px;margin:8px 0}
 th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
 th{background:#f2f2f2}.charts{display:flex;flex-wrap:wrap;gap:12px}
 figure.chart{margin:0;border:1px solid #ddd}.failed{color:#b00020}.note{color:#555;font-size:13px}
-table.max-iops-steps{align-self:flex-start;margin:0}tr.chosen td{font-weight:bold}
+table.max-iops-steps,table.pts-iops{align-self:flex-start;margin:0}tr.chosen td{font-weight:bold}
+table.pts-iops th+th{text-align:right}ul.targets{margin:0 0 8px;padding-left:24px}
 )";
 
 std::string fixed(double value, int decimals) {
@@ -116,6 +117,35 @@ void summary(std::string& html, const ReportModel& model) {
     html += "<p class=\"note\">" + std::to_string(model.runs_without_queue_depth) +
             " run(s) whose workers had different outstanding I/Os are in the table of runs but not on the "
             "outstanding-I/O charts.</p>\n";
+  }
+  for (const PreconditionView& view : model.preconditions) {
+    html += "<p class=\"precondition\">" + escape_xml(view.source) + ": " + escape_xml(view.text) + "</p>\n";
+    if (view.targets.empty()) continue;
+    html += "<ul class=\"targets note\">\n";
+    for (const auto& target : view.targets) html += "<li>" + escape_xml(target) + "</li>\n";
+    html += "</ul>\n";
+  }
+  html += "</section>\n";
+}
+
+// Each `iomark pts iops` source: which rounds its table averages, the table as PTS-E lays it
+// out, and IOPS against block size.
+void pts_iops_tables(std::string& html, const ReportModel& model) {
+  if (model.pts_iops.empty()) return;
+  html += "<section id=\"pts-iops\">\n<h2>PTS IOPS</h2>\n";
+  for (const PtsIopsView& view : model.pts_iops) {
+    html += "<p class=\"caption\">" + escape_xml(view.source) + ": IOPS of each read/write mix and block size, " +
+            escape_xml(view.caption) + "</p>\n";
+    html += "<div class=\"charts\">\n<table class=\"pts-iops\">\n<tr><th>read/write</th>";
+    for (const auto& block : view.blocks) html += "<th>" + escape_xml(block) + "</th>";
+    html += "</tr>\n";
+    for (std::size_t mix = 0; mix < view.mixes.size(); ++mix) {
+      html += "<tr><th>" + escape_xml(view.mixes[mix]) + "</th>";
+      for (const auto& iops : view.iops[mix]) html += number_cell(escape_xml(iops));
+      html += "</tr>\n";
+    }
+    html += "</table>\n<figure class=\"chart\" id=\"" + escape_xml(view.chart.id) + "\">\n" +
+            render_svg_chart(view.chart) + "</figure>\n</div>\n";
   }
   html += "</section>\n";
 }
@@ -235,6 +265,7 @@ std::string render_html_report(const ReportModel& model) {
   html += "<h1>" + escape_xml(model.title) + "</h1>\n<p class=\"note\">" + std::to_string(model.sources.size()) +
           " source(s), " + std::to_string(model.chart_count()) + " charts, made by iomark " IOMARK_VERSION "</p>\n";
   summary(html, model);
+  pts_iops_tables(html, model);
   steady_states(html, model);
   max_iops_searches(html, model);
   comparison(html, model);
@@ -253,6 +284,7 @@ Result<WrittenReport> write_report_files(const ReportModel& model, const std::fi
     std::vector<const Chart*> charts;
     for (const auto& view : model.steady_states) charts.push_back(&view.chart);
     for (const auto& view : model.max_iops_searches) charts.push_back(&view.chart);
+    for (const auto& view : model.pts_iops) charts.push_back(&view.chart);
     for (const auto& section : model.sections) {
       for (const auto& chart : section.charts) charts.push_back(&chart);
     }

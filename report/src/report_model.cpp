@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 
+#include "iomark/access_specs/pts_iops.hpp"
 #include "iomark/common/ascii.hpp"
 #include "iomark/results/max_iops_curve.hpp"
 #include "iomark/results/steady_state_lines.hpp"
@@ -294,7 +296,7 @@ std::string slug(std::string_view text) {
 }
 
 std::size_t ReportModel::chart_count() const noexcept {
-  std::size_t count = steady_states.size() + max_iops_searches.size();
+  std::size_t count = steady_states.size() + max_iops_searches.size() + pts_iops.size();
   for (const auto& section : sections) count += section.charts.size();
   return count;
 }
@@ -366,6 +368,69 @@ MaxIopsView max_iops_view(const ReportSource& source, ChartIds& ids) {
   return {source.name, record, std::move(chart)};
 }
 
+std::string pts_caption(const results::PtsIopsTable& table) {
+  if (table.first_round == 0) return "no round completed";
+  const std::string first = std::to_string(table.first_round);
+  const std::string rounds = table.first_round == table.last_round
+                                 ? "round " + first
+                                 : "rounds " + first + "-" + std::to_string(table.last_round);
+  return "average of " + rounds + (table.steady ? ", the steady-state window" : " (not steady)");
+}
+
+// A source built by hand may hold a ragged table: what it lacks is a missing cell.
+std::optional<double> pts_cell(const results::PtsIopsTable& table, std::size_t mix, std::size_t block) {
+  if (mix >= table.iops.size() || block >= table.iops[mix].size()) return std::nullopt;
+  return table.iops[mix][block];
+}
+
+// The table keeps the record's column order (PTS-E lists 1 MiB first); the chart runs from
+// small blocks to large, evenly spaced, which for PTS-E's powers of two is a log2 axis named
+// as the table's columns are.
+PtsIopsView pts_iops_view(const ReportSource& source, ChartIds& ids) {
+  const auto& table = *source.pts_iops;
+  PtsIopsView view{source.name, {}, {}, {}, pts_caption(table),
+                   Chart{ids.make("pts-iops", source.name), "IOPS by block size", "block size", "IOPS",
+                         XScale::categories, {}, {}}};
+  for (const auto bytes : table.block_bytes) view.blocks.push_back(access_specs::pts_block_text(bytes));
+  std::vector<std::size_t> small_to_large(table.block_bytes.size());
+  std::iota(small_to_large.begin(), small_to_large.end(), std::size_t{0});
+  std::stable_sort(small_to_large.begin(), small_to_large.end(),
+                   [&table](std::size_t a, std::size_t b) { return table.block_bytes[a] < table.block_bytes[b]; });
+  for (const std::size_t block : small_to_large) view.chart.categories.push_back(view.blocks[block]);
+  for (std::size_t mix = 0; mix < table.read_percents.size(); ++mix) {
+    view.mixes.push_back(access_specs::pts_mix_text(table.read_percents[mix]));
+    auto& row = view.iops.emplace_back();
+    for (std::size_t block = 0; block < table.block_bytes.size(); ++block) {
+      const auto iops = pts_cell(table, mix, block);
+      row.push_back(iops ? whole(*iops) : std::string("-"));
+    }
+    ChartCurve curve{view.mixes.back() + " R/W", {}};
+    for (std::size_t at = 0; at < small_to_large.size(); ++at) {
+      if (const auto iops = pts_cell(table, mix, small_to_large[at])) {
+        curve.points.push_back({static_cast<double>(at), *iops});
+      }
+    }
+    if (!curve.points.empty()) view.chart.curves.push_back(std::move(curve));
+  }
+  return view;
+}
+
+std::string times_text(std::uint32_t passes) {
+  if (passes == 1) return "once";
+  if (passes == 2) return "twice";
+  return std::to_string(passes) + " times";
+}
+
+PreconditionView precondition_view(const ReportSource& source) {
+  const auto& record = *source.precondition;
+  const std::size_t targets = record.targets.size();
+  return {source.name,
+          "Preconditioned: every target written whole " + times_text(record.passes) + " in " +
+              access_specs::pts_block_text(record.block_bytes) + " sequential writes before the first run (" +
+              std::to_string(targets) + (targets == 1 ? " target)" : " targets)"),
+          record.targets};
+}
+
 }  // namespace
 
 ReportModel build_report(std::vector<ReportSource> sources, std::string title) {
@@ -385,6 +450,8 @@ ReportModel build_report(std::vector<ReportSource> sources, std::string title) {
   for (const ReportSource& source : model.sources) {
     if (source.steady_state) model.steady_states.push_back(steady_state_view(source, ids));
     if (source.max_iops_search) model.max_iops_searches.push_back(max_iops_view(source, ids));
+    if (source.pts_iops) model.pts_iops.push_back(pts_iops_view(source, ids));
+    if (source.precondition) model.preconditions.push_back(precondition_view(source));
   }
   for (const std::string& spec : specs) {
     std::vector<SpecCurves> per_source;

@@ -89,6 +89,10 @@ ReportSource report_source(const results::SeriesResults& series, std::string nam
   source.points = results::run_points(series);
   source.steady_state = series.steady_state;
   source.max_iops_search = series.max_iops_search;
+  if (series.pts_iops) {
+    source.pts_iops = results::pts_iops_table(*series.pts_iops, results::pts_run_figures(series), series.steady_state);
+  }
+  source.precondition = series.precondition;
   return source;
 }
 

@@ -624,6 +624,58 @@ MaxIopsRecord read_max_iops_search(Decoder& d, const Json& json, const std::stri
   return record;
 }
 
+// An array of unsigned integers from `least` to `most`, each checked where it stands.
+std::vector<std::uint64_t> read_counts(Decoder& d, const Json& json, std::string_view key, const std::string& path,
+                                       std::uint64_t least, std::uint64_t most) {
+  std::vector<std::uint64_t> counts;
+  const auto* values = d.array(json, key, path);
+  if (values == nullptr) return counts;
+  for (std::size_t i = 0; i < values->size(); ++i) {
+    const auto& value = (*values)[i];
+    if (!value.is_number_unsigned() || value.get<std::uint64_t>() < least || value.get<std::uint64_t>() > most) {
+      d.fail_at(Decoder::index(path, key, i),
+                "expected a whole number from " + std::to_string(least) + " to " + std::to_string(most));
+      break;
+    }
+    counts.push_back(value.get<std::uint64_t>());
+  }
+  if (counts.empty() && values->empty()) d.fail_at(Decoder::join(path, key), "must not be empty");
+  return counts;
+}
+
+PreconditionRecord read_precondition(Decoder& d, const Json& json, const std::string& path) {
+  PreconditionRecord record;
+  record.passes = d.u32(json, "passes", path);
+  if (record.passes == 0) d.fail_at(path + ".passes", "must not be 0");
+  record.block_bytes = d.u64(json, "block_bytes", path);
+  if (record.block_bytes == 0) d.fail_at(path + ".block_bytes", "must not be 0");
+  if (const auto* targets = d.array(json, "targets", path)) {
+    for (std::size_t t = 0; t < targets->size(); ++t) {
+      if (!(*targets)[t].is_string()) {
+        d.fail_at(Decoder::index(path, "targets", t), "expected a string");
+        break;
+      }
+      record.targets.push_back((*targets)[t].get<std::string>());
+    }
+  }
+  return record;
+}
+
+// A matrix larger than this is not a PTS round: it bounds what a report lays out.
+constexpr std::uint64_t kMaxPtsAxis = 64;
+
+PtsIopsRecord read_pts_iops(Decoder& d, const Json& json, const std::string& path) {
+  PtsIopsRecord record;
+  for (const auto percent : read_counts(d, json, "read_percents", path, 0, 100)) {
+    record.read_percents.push_back(static_cast<std::uint32_t>(percent));
+  }
+  record.block_bytes = read_counts(d, json, "block_bytes", path, 1, std::uint64_t{1} << 30);
+  if (record.read_percents.size() > kMaxPtsAxis || record.block_bytes.size() > kMaxPtsAxis) {
+    d.fail_at(path, "more than " + std::to_string(kMaxPtsAxis) + " mixes or block sizes");
+  }
+  return record;
+}
+
 RunResults read_run(Decoder& d, const Json& json, const std::string& path) {
   RunResults run;
   run.info = read_run_info(d, json, path);
@@ -665,6 +717,11 @@ SeriesResults read_document(Decoder& d, const Json& json) {
   if (const Json* search = d.nullable(json, "max_iops_search")) {
     series.max_iops_search = read_max_iops_search(d, *search, "max_iops_search");
   }
+  // Only a series that preconditioned, and only `iomark pts iops`, have these.
+  if (const Json* precondition = d.nullable(json, "precondition")) {
+    series.precondition = read_precondition(d, *precondition, "precondition");
+  }
+  if (const Json* pts = d.nullable(json, "pts_iops")) series.pts_iops = read_pts_iops(d, *pts, "pts_iops");
   return series;
 }
 

@@ -378,6 +378,14 @@ Json max_iops_search_json(const MaxIopsRecord& record) {
               {"conclusion", record.conclusion}};
 }
 
+Json precondition_json(const PreconditionRecord& record) {
+  return Json{{"passes", record.passes}, {"block_bytes", record.block_bytes}, {"targets", record.targets}};
+}
+
+Json pts_iops_json(const PtsIopsRecord& record) {
+  return Json{{"read_percents", record.read_percents}, {"block_bytes", record.block_bytes}};
+}
+
 constexpr int kIndent = 2;
 
 // Replace, not throw, on invalid UTF-8 in names: a results file must always be written.
@@ -430,13 +438,16 @@ std::string results_json_tail(const std::vector<FailedRun>& failed_runs, const S
   if (records.max_iops_search) {
     text += ",\n  \"max_iops_search\": " + indented(dump(max_iops_search_json(*records.max_iops_search)), 1);
   }
+  if (records.precondition) text += ",\n  \"precondition\": " + indented(dump(precondition_json(*records.precondition)), 1);
+  if (records.pts_iops) text += ",\n  \"pts_iops\": " + indented(dump(pts_iops_json(*records.pts_iops)), 1);
   return text + ",\n  \"outcome\": " + dump(Json(name_of(detail::kOutcomeNames, outcome))) + "\n}\n";
 }
 
 std::string write_results_json(const SeriesResults& series) {
   std::string text = results_json_head(series.info, series.plan);
   for (std::size_t r = 0; r < series.runs.size(); ++r) text += results_json_run(series.runs[r], r == 0);
-  return text + results_json_tail(series.failed_runs, {series.steady_state, series.max_iops_search}, series.outcome,
+  return text + results_json_tail(series.failed_runs, {series.steady_state, series.max_iops_search, series.precondition, series.pts_iops},
+                                  series.outcome,
                                   !series.runs.empty());
 }
 

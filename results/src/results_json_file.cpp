@@ -6,11 +6,13 @@
 namespace iomark::results {
 
 Result<ResultsJsonFile> ResultsJsonFile::create(std::filesystem::path path, const SeriesInfo& info,
-                                                const std::optional<access_specs::TestPlan>& plan) {
+                                                const std::optional<access_specs::TestPlan>& plan,
+                                                const SeriesRecords& records) {
   ResultsJsonFile file(std::move(path));
+  file.records_ = records;
   const std::string head = results_json_head(info, plan);
   file.tail_offset_ = head.size();
-  if (auto written = replace_durably(file.path_, head + results_json_tail({}, {}, file.outcome_, false)); !written) {
+  if (auto written = replace_durably(file.path_, head + results_json_tail({}, records, file.outcome_, false)); !written) {
     return fail(written.error());
   }
   return file;

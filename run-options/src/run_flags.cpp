@@ -62,16 +62,35 @@ CLI::Validator parsed_by(Parse parse, std::string description = "") {
 }
 
 
+// --block-sizes and --mixes: the part of PTS-E's matrix `iomark pts iops` (or the GUI's PTS
+// IOPS test) runs.
+void add_pts_matrix_flags(CLI::App& command, RunFlags& flags) {
+  command
+      .add_option("--block-sizes", flags.pts_block_sizes, "The block sizes of each PTS round, in order (must hold 4K)")
+      ->type_name("SIZE[,SIZE...]")
+      ->default_str("1M,128K,64K,32K,16K,8K,4K,512")
+      ->check(parsed_by(access_specs::parse_pts_block_sizes))
+      ->group(group(kWorkloadGroup));
+  command
+      .add_option("--mixes", flags.pts_mixes, "The read/write mixes of each PTS round, in order (must hold 0/100)")
+      ->type_name("R/W[,R/W...]")
+      ->default_str("100/0,95/5,65/35,50/50,35/65,5/95,0/100")
+      ->check(parsed_by(access_specs::parse_pts_mixes))
+      ->group(group(kWorkloadGroup));
+}
+
 // The flags that make a workload from the command line: everything but the GUI's, which edits
 // its workload in the window.
 void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
   const bool series = front_end == FrontEnd::controller_run;
+  const bool pts = front_end == FrontEnd::controller_pts;
   const auto& outstanding_ios = access_specs::field_descriptor(FieldId::outstanding_ios);
   auto* target = command.add_option("--target", flags.targets,
                                     "Block device, file, or directory (iobw.tst is made there); repeatable")
                      ->type_name("PATH")
                      ->group(group(kWorkloadGroup));
   if (!series) target->required();
+  if (pts) add_pts_matrix_flags(command, flags);
   if (series) {
     command
         .add_option("--network-pair", flags.network_pairs,
@@ -80,18 +99,22 @@ void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) 
         ->type_name("SERVER[@IPV4]:CLIENT[@IPV4]")
         ->group(group(kWorkloadGroup));
   }
-  auto* spec = command.add_option("--spec", flags.spec_name, "Built-in access spec (see `iomark specs list`)")
-                   ->type_name("NAME")
-                   ->default_str(std::string(kDefaultSpec))
-                   ->check(parsed_by([](std::string_view name) { return access_specs::spec_from_name_or_line(name, ""); }))
-                   ->group(group(kWorkloadGroup));
-  auto* line = command.add_option("--spec-line", flags.spec_line,
-                                  "One spec line: size,%size,%read,%random,delay,burst,align,reply")
-                   ->check(parsed_by([](std::string_view text) { return access_specs::spec_from_name_or_line("", text); }))
-                   ->type_name("LINE")
-                   ->group(group(kWorkloadGroup));
-  spec->excludes(line);
-  line->excludes(spec);
+  if (!pts) {
+    auto* spec = command.add_option("--spec", flags.spec_name, "Built-in access spec (see `iomark specs list`)")
+                     ->type_name("NAME")
+                     ->default_str(std::string(kDefaultSpec))
+                     ->check(parsed_by(
+                         [](std::string_view name) { return access_specs::spec_from_name_or_line(name, ""); }))
+                     ->group(group(kWorkloadGroup));
+    auto* line = command.add_option("--spec-line", flags.spec_line,
+                                    "One spec line: size,%size,%read,%random,delay,burst,align,reply")
+                     ->check(parsed_by(
+                         [](std::string_view text) { return access_specs::spec_from_name_or_line("", text); }))
+                     ->type_name("LINE")
+                     ->group(group(kWorkloadGroup));
+    spec->excludes(line);
+    line->excludes(spec);
+  }
   command
       .add_option("--qd", flags.queue_depths,
                   series ? "Outstanding I/Os per target per worker; a list cycles: 1,2,4,8"
@@ -134,9 +157,17 @@ void add_workload_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) 
 }  // namespace
 
 void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
+  const bool pts = front_end == FrontEnd::controller_pts;
   const bool series = front_end == FrontEnd::controller_run;
   const bool local = front_end == FrontEnd::agent_run_local;
-  if (series && flags.results_csv.empty()) flags.results_csv = "results.csv";
+  if ((series || pts) && flags.results_csv.empty()) flags.results_csv = "results.csv";
+  if (pts) {
+    flags.pts_iops = true;
+    flags.queue_depths = std::string(kPtsQueueDepth);
+    flags.time_s = kPtsRunTimeS;
+    flags.precondition = true;
+    flags.steady_state = "iops";
+  }
 
   if (front_end != FrontEnd::gui) add_workload_flags(command, flags, front_end);
   command
@@ -150,12 +181,14 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
 
   command.add_option("--ramp", flags.ramp_s, "Ramp-up seconds per run (I/O runs, nothing is recorded)")
       ->type_name("SECONDS")
-      ->default_str(local ? "0" : "the plan's, or 0")
+      ->default_str(local || pts ? "0" : "the plan's, or 0")
       ->check(descriptor_limits(FieldId::ramp_up))
       ->group(group(kTimingGroup));
-  command.add_option("--time", flags.time_s, "Recorded seconds per run")
+  command.add_option("--time", flags.time_s, pts ? "Recorded seconds per cell of a round" : "Recorded seconds per run")
       ->type_name("SECONDS")
-      ->default_str(local ? std::to_string(kDefaultRunTimeS) : "the plan's, or " + std::to_string(kDefaultRunTimeS))
+      ->default_str(local ? std::to_string(kDefaultRunTimeS)
+                    : pts ? std::to_string(kPtsRunTimeS)
+                          : "the plan's, or " + std::to_string(kDefaultRunTimeS))
       ->check(descriptor_limits(FieldId::run_time, 1))
       ->group(group(kTimingGroup));
   command
@@ -198,6 +231,27 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
         ->check(parsed_by(access_specs::parse_latency_bound))
         ->group(group(kTimingGroup));
   }
+  if (pts) {
+    command.add_option("--max-rounds", flags.max_rounds, "Rounds run at most while 4 KiB random writes are not steady")
+        ->type_name("N")
+        ->capture_default_str()
+        ->check(fixed_limits(kMinSteadyRounds, kMaxSteadyRounds))
+        ->group(group(kTimingGroup));
+    command
+        .add_option("--precondition-passes", flags.precondition_passes,
+                    "Times each target is written whole with 128 KiB sequential writes before the first round")
+        ->type_name("N")
+        ->capture_default_str()
+        ->check(fixed_limits(1, access_specs::kMaxPreconditionPasses))
+        ->group(group(kTimingGroup));
+  }
+  if (front_end == FrontEnd::gui) {
+    command.add_flag("--pts-iops", flags.pts_iops,
+                     "Run the plan's one run over PTS-E's block-size by read/write-mix matrix in rounds until 4 KiB "
+                     "random writes are steady, preconditioned (Test Setup's PTS IOPS test)")
+        ->group(group(kTimingGroup));
+    add_pts_matrix_flags(command, flags);
+  }
   if (series) {
     command
         .add_option("--rate-iops", flags.rate_iops,
@@ -206,6 +260,8 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
         ->type_name("IOPS")
         ->check(CLI::PositiveNumber)
         ->group(group(kTimingGroup));
+  }
+  if (series || front_end == FrontEnd::gui) {
     auto* precondition = command
                              .add_flag("--precondition", flags.precondition,
                                        "Write every target whole with 128 KiB sequential writes before its first "
@@ -219,7 +275,7 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
         ->group(group(kTimingGroup));
   }
 
-  const char* results_help = series ? "IOmeter results.csv to append to (\"\" for none)"
+  const char* results_help = series || pts ? "IOmeter results.csv to append to (\"\" for none)"
                               : local ? "Append an IOmeter 1.1.0 results block to this CSV"
                                       : "IOmeter results.csv each run is appended to (Test Setup)";
   command.add_option("--results", flags.results_csv, results_help)
@@ -232,7 +288,7 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
                                              : "Write iomark JSON results to FILE (- for standard output)")
       ->type_name("FILE")
       ->group(group(kResultsGroup));
-  if (series) {
+  if (series || pts) {
     command
         .add_option("--timeseries", flags.results_timeseries,
                     "Append IOmeter's time-series side file here (one row per worker and update)")

@@ -9,9 +9,10 @@
 #   throttled_require NAME       skipped (exit 77) unless root, zram and an I/O controller
 #   source harness.sh
 #   throttled_setup PREFIX       the EXIT trap, the device and the cgroup
-#   throttle IOPS                the device's read limit for the cgroup's processes
+#   throttle IOPS [WRITE_IOPS]   the device's read (and write) limit for the cgroup's processes
 #   start_in_cgroup OUT ERR COMMAND...
 #                                COMMAND in the background inside the cgroup
+#   agent_in_cgroup AGENT NAME   an iomark agent listening inside the cgroup (port_NAME)
 
 # throttled_require NAME: exits 77 (skipped), saying why as "NAME: skipped: ...", unless root
 # with /sys/class/zram-control and a cgroup I/O controller; sets cgroup_version and
@@ -77,12 +78,14 @@ throttled_setup() {
   echo "cgroup v$cgroup_version $cgroup, $device ($majmin)"
 }
 
-# throttle IOPS: reads of the device limited to IOPS for the processes of the cgroup.
+# throttle IOPS [WRITE_IOPS]: reads of the device limited to IOPS for the processes of the
+# cgroup, and writes to WRITE_IOPS when given.
 throttle() {
   if ((cgroup_version == 1)); then
     echo "$majmin $1" >"$cgroup/blkio.throttle.read_iops_device"
+    [[ -z ${2:-} ]] || echo "$majmin $2" >"$cgroup/blkio.throttle.write_iops_device"
   else
-    echo "$majmin riops=$1" >"$cgroup/io.max"
+    echo "$majmin riops=$1${2:+ wiops=$2}" >"$cgroup/io.max"
   fi
 }
 
@@ -95,4 +98,18 @@ start_in_cgroup() {
   sh -c 'echo $$ >"$1" || exit 125; shift; exec "$@"' sh "$cgroup/cgroup.procs" "$@" >"$out" 2>"$err" &
   started_pid=$!
   pids+=("$started_pid")
+}
+
+# agent_in_cgroup AGENT NAME: the agent program AGENT inside the cgroup, listening on
+# 127.0.0.1:0 with the key $work/key and allowed the device; sets port_NAME. Exits 1 (FAIL)
+# when it does not start listening.
+agent_in_cgroup() {
+  local agent=$1 name=$2
+  start_in_cgroup "$work/$name.out" "$work/$name.log" \
+    "$agent" --listen 127.0.0.1:0 -n "$name" --key-file "$work/key" --allow "$device"
+  if ! wait_for "$work/$name.log" "listening on 127.0.0.1:[0-9]+" 10; then
+    echo "FAIL the agent $name did not start: $(cat "$work/$name.out" "$work/$name.log")"
+    exit 1
+  fi
+  printf -v "port_$name" '%s' "$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$name.log")"
 }

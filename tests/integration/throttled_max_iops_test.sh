@@ -25,20 +25,8 @@ knee_tolerance=0.05
 throttled_setup iomark-max-iops
 throttle "$ceiling"
 
-# agent_in_cgroup NAME: an agent inside the cgroup on 127.0.0.1:0, allowed the device; sets
-# port_NAME.
-agent_in_cgroup() {
-  local name=$1
-  start_in_cgroup "$work/$name.out" "$work/$name.log" \
-    "$agent" --listen 127.0.0.1:0 -n "$name" --key-file "$work/key" --allow "$device"
-  if ! wait_for "$work/$name.log" "listening on 127.0.0.1:[0-9]+" 10; then
-    echo "FAIL the agent $name did not start: $(cat "$work/$name.out" "$work/$name.log")"
-    exit 1
-  fi
-  printf -v "port_$name" '%s' "$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$name.log")"
-}
-agent_in_cgroup agentA
-agent_in_cgroup agentB
+agent_in_cgroup "$agent" agentA
+agent_in_cgroup "$agent" agentB
 
 timeout 300 "$iomark" run --manager "127.0.0.1:$port_agentA" --manager "127.0.0.1:$port_agentB" \
   --key-file "$work/key" --target "$device" --spec "4K random read" --engine libaio --ramp 1 --time 4 \

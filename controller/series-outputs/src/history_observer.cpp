@@ -4,7 +4,9 @@ namespace iomark::series_outputs {
 
 Result<history::SeriesId> HistoryObserver::series_id() {
   if (series_id_) return *series_id_;
-  auto begun = history_.begin_series(series_.info, series_.plan, "iomark run");
+  auto begun = history_.begin_series(
+      series_.info, series_.plan, series_.pts_iops ? "iomark pts iops" : "iomark run",
+      {.steady_state = {}, .max_iops_search = {}, .precondition = series_.precondition, .pts_iops = series_.pts_iops});
   if (begun) series_id_ = *begun;
   return begun;
 }

@@ -139,6 +139,40 @@ TEST(PlanSeries, RunUntilStoppedNeedsATime) {
   EXPECT_EQ(series->series.run_time_s, 3U);
 }
 
+TEST(PlanSeries, APtsIopsTestRunsThePlansOneRunOverTheMatrixPreconditionedOnce) {
+  FakeManager manager("db1", inventory_with_sdb_and_data());
+  auto plan = plan_for({{1, "db1", "", {worker_on({"sdb"}, 1000)}}});
+  plan.setup->test_type = TestType::normal;
+  PlanSeriesOptions options;
+  options.request.pts_iops = PtsIopsMatrix{.read_percents = {100, 0}, .block_bytes = {4096, 8192}};
+  options.request.precondition_passes = 2;
+  options.request.steady_state =
+      SteadyStateRequest{.figure = SteadyFigure::iops, .max_rounds = 25, .tracked_spec = "PTS 4 KiB 0/100"};
+  const auto series = plan_series(plan, {manager.link()}, options);
+  ASSERT_TRUE(series.has_value()) << series.error().describe();
+  const auto& runs = series->series.runs;
+  ASSERT_EQ(runs.size(), 4U);
+  std::vector<std::string> specs;
+  for (const auto& run : runs) specs.push_back(run.managers.at(0).assignment.workers.at(0).spec.name);
+  EXPECT_EQ(specs, (std::vector<std::string>{"PTS 4 KiB 100/0", "PTS 8 KiB 100/0", "PTS 4 KiB 0/100", "PTS 8 KiB 0/100"}));
+  EXPECT_EQ(runs[3].info.specs.at(0).name, "PTS 8 KiB 0/100");
+  EXPECT_EQ(runs[0].managers[0].assignment.workers[0].targets.at(0).path, "/dev/sdb");
+  ASSERT_EQ(runs[0].managers[0].prepare.size(), 1U);
+  EXPECT_EQ(runs[0].managers[0].prepare[0].precondition_passes, 2U);
+  for (std::size_t r = 1; r < runs.size(); ++r) EXPECT_TRUE(runs[r].managers[0].prepare.empty()) << r;
+  ASSERT_TRUE(series->series.steady_state);
+  EXPECT_EQ(series->series.steady_state->tracked_run, 2U);
+  ASSERT_TRUE(series->series.pts_iops);
+  ASSERT_TRUE(series->series.precondition);
+  EXPECT_EQ(series->series.precondition->targets, (std::vector<std::string>{"db1: /dev/sdb"}));
+
+  // A plan of several runs (QD 1, 2, 4) has no one run to repeat.
+  const auto cycling = plan_series(plan_for({{1, "db1", "", {worker_on({"sdb"}, 1000)}}}), {manager.link()}, options);
+  ASSERT_FALSE(cycling);
+  EXPECT_EQ(cycling.error().field(), "PTS IOPS");
+  EXPECT_NE(cycling.error().message().find("this series has 3"), std::string::npos) << cycling.error().message();
+}
+
 TEST(ParseManagerMap, NeedsBothSides) {
   EXPECT_EQ(parse_manager_map("old=new").value(), (std::pair<std::string, std::string>{"old", "new"}));
   EXPECT_FALSE(parse_manager_map("old").has_value());

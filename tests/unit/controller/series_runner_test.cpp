@@ -385,11 +385,17 @@ TEST_F(SeriesRunnerTest, ASearchThatBreaksTheBoundRunsRatesSharedOverEveryWorker
       << outcome.max_iops_search->conclusion;
 }
 
-TEST(QuickSeries, ASearchStartsFromOneDepthAndChoosesItsOwnRates) {
+// The embedded agent, allowed a temporary directory: what quick_series plans against.
+class QuickSeriesTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(add_embedded_agent(registry, {dir.path().string()})); }
+
   TempDir dir;
   ManagerEvents no_events;
   ManagerRegistry registry{RegistryOptions{std::nullopt, "test", "iomark test"}, no_events};
-  ASSERT_TRUE(add_embedded_agent(registry, {dir.path().string()}));
+};
+
+TEST_F(QuickSeriesTest, ASearchStartsFromOneDepthAndChoosesItsOwnRates) {
   access_specs::RunRequest request;
   request.targets = {dir.path().string()};
   request.outstanding_ios = {4};
@@ -441,11 +447,7 @@ TEST(MaxIopsSearchPlan, StartsFromTheShallowestDiskTargetOfTheOneRun) {
   EXPECT_FALSE(max_iops_search_plan(request, {RunPlan{}})) << "no disk target to search on";
 }
 
-TEST(QuickSeries, PreconditioningIsPlannedOnceForASeriesThatWritesAndSkippedWithANoticeOtherwise) {
-  TempDir dir;
-  ManagerEvents no_events;
-  ManagerRegistry registry{RegistryOptions{std::nullopt, "test", "iomark test"}, no_events};
-  ASSERT_TRUE(add_embedded_agent(registry, {dir.path().string()}));
+TEST_F(QuickSeriesTest, PreconditioningIsPlannedOnceForASeriesThatWritesAndSkippedWithANoticeOtherwise) {
   access_specs::RunRequest request;
   request.targets = {dir.path().string()};
   request.outstanding_ios = {1, 4};
@@ -467,16 +469,93 @@ TEST(QuickSeries, PreconditioningIsPlannedOnceForASeriesThatWritesAndSkippedWith
   EXPECT_NE(reads->notices.front().find("--precondition skipped"), std::string::npos) << reads->notices.front();
 }
 
+RunPlan run_of_spec(const std::string& name) {
+  RunPlan run;
+  run.info.specs = {access_specs::AccessSpec{.name = name, .default_assignment = {}, .lines = {}}};
+  return run;
+}
+
 TEST(SteadyStateRounds, TheRequestJudgesTheLastRunOfEachRound) {
   access_specs::RunRequest request;
-  EXPECT_FALSE(steady_state_rounds(request, 3));
+  const std::vector<RunPlan> runs{run_of_spec("a"), run_of_spec("b"), run_of_spec("c")};
+  EXPECT_FALSE(steady_state_rounds(request, runs));
   request.steady_state = access_specs::SteadyStateRequest{.figure = access_specs::SteadyFigure::p99_ms, .max_rounds = 7};
-  const auto rounds = steady_state_rounds(request, 3);
+  const auto rounds = steady_state_rounds(request, runs);
   ASSERT_TRUE(rounds);
   EXPECT_EQ(rounds->tracked_run, 2U);
   EXPECT_EQ(rounds->max_rounds, 7U);
   EXPECT_EQ(rounds->figure, access_specs::SteadyFigure::p99_ms);
   EXPECT_EQ(rounds->rule.window, 5U);
+}
+
+TEST(SteadyStateRounds, ATrackedSpecJudgesItsLastRunOfEachRound) {
+  access_specs::RunRequest request;
+  request.steady_state = access_specs::SteadyStateRequest{
+      .figure = access_specs::SteadyFigure::iops, .max_rounds = 25, .tracked_spec = "b"};
+  const auto rounds = steady_state_rounds(request, {run_of_spec("a"), run_of_spec("b"), run_of_spec("b"), run_of_spec("c")});
+  ASSERT_TRUE(rounds);
+  EXPECT_EQ(rounds->tracked_run, 2U);
+}
+
+TEST_F(QuickSeriesTest, PtsIopsRunsEveryMixWithEveryBlockSizeAndTracks4KRandomWrites) {
+  access_specs::RunRequest request;
+  request.targets = {dir.path().string()};
+  request.outstanding_ios = {16};
+  request.precondition_passes = 2;
+  request.pts_iops = access_specs::PtsIopsMatrix{.read_percents = {100, 0, 65}, .block_bytes = {8192, 4096}};
+  request.steady_state = access_specs::SteadyStateRequest{
+      .figure = access_specs::SteadyFigure::iops, .max_rounds = 25, .tracked_spec = "PTS 4 KiB 0/100"};
+  const auto series = quick_series(request, registry.links());
+  ASSERT_TRUE(series) << series.error().describe();
+  std::vector<std::string> labels;
+  for (const auto& run : series->runs) labels.push_back(run.label);
+  EXPECT_EQ(labels, (std::vector<std::string>{"'PTS 8 KiB 100/0' QD 16", "'PTS 4 KiB 100/0' QD 16",
+                                              "'PTS 8 KiB 0/100' QD 16", "'PTS 4 KiB 0/100' QD 16",
+                                              "'PTS 8 KiB 65/35' QD 16", "'PTS 4 KiB 65/35' QD 16"}));
+  const auto& worker = series->runs[4].managers.front().assignment.workers.front();
+  ASSERT_EQ(worker.spec.lines.size(), 1U);
+  EXPECT_EQ(worker.spec.lines[0].size_bytes, 8192U);
+  EXPECT_EQ(worker.spec.lines[0].percent_reads, 65U);
+  EXPECT_EQ(worker.spec.lines[0].percent_random, 100U);
+  EXPECT_EQ(worker.spec.lines[0].align_bytes, 4096U);
+  ASSERT_TRUE(series->steady_state);
+  EXPECT_EQ(series->steady_state->tracked_run, 3U) << "4 KiB 0/100, not the round's last run";
+  ASSERT_TRUE(series->pts_iops);
+  EXPECT_EQ(series->pts_iops->read_percents, (std::vector<std::uint32_t>{100, 0, 65}));
+  EXPECT_EQ(series->pts_iops->block_bytes, (std::vector<std::uint64_t>{8192, 4096}));
+  ASSERT_TRUE(series->precondition);
+  EXPECT_EQ(series->precondition->passes, 2U);
+  EXPECT_EQ(series->precondition->block_bytes, 128U * 1024U);
+  ASSERT_EQ(series->precondition->targets.size(), 1U);
+  EXPECT_EQ(series->precondition->targets.front(), registry.links().front()->name() + ": " + dir.path().string())
+      << "the target as named; its test file is what the agent writes";
+}
+
+TEST(PtsIopsTable, AveragesEachCellOfTheCompletedRunsOverTheSteadyWindow) {
+  SeriesOutcome outcome;
+  const results::PtsIopsRecord pts{.read_percents = {100, 0}, .block_bytes = {4096}};
+  // Seven rounds of two cells; the window is rounds 3-7.
+  for (std::size_t index = 0; index < 14; ++index) {
+    CompletedRun run;
+    run.index = index;
+    results::RunPoint all;
+    all.iops = index % 2 == 0 ? 1000.0 + static_cast<double>(index) : 10.0;
+    run.points = {all};
+    outcome.runs.push_back(run);
+  }
+  outcome.steady_state = SteadyStateProgress{.figure = access_specs::SteadyFigure::iops, .max_rounds = 25, .window = 5,
+                                             .rounds = {10, 10, 10, 10, 10, 10, 10}, .verdict = {}};
+  outcome.steady_state->verdict.steady = true;
+  outcome.steady_state->verdict.window_first = 2;
+  const auto table = pts_iops_table(outcome, pts);
+  EXPECT_TRUE(table.steady);
+  EXPECT_EQ(table.first_round, 3U);
+  EXPECT_EQ(table.last_round, 7U);
+  // Reads ran at positions 5, 7, 9, 11, 13 (indices 4..12): 1004..1012, averaging 1008.
+  ASSERT_TRUE(table.iops[0][0]);
+  EXPECT_DOUBLE_EQ(*table.iops[0][0], 1008.0);
+  ASSERT_TRUE(table.iops[1][0]);
+  EXPECT_DOUBLE_EQ(*table.iops[1][0], 10.0);
 }
 
 }  // namespace

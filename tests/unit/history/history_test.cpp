@@ -416,6 +416,30 @@ TEST(History, MaxIopsSearchIsKeptWithItsSeriesAndMarksTheChosenRun) {
   EXPECT_EQ(history.record_max_iops_search(999, search).error().code(), ErrorCode::not_found);
 }
 
+TEST(History, ASeriesKeepsItsPreconditioningAndPtsMatrixForEveryRun) {
+  auto history = open_memory();
+  const results::PreconditionRecord precondition{.passes = 2, .block_bytes = 131072, .targets = {"db1: /dev/sdb"}};
+  const results::PtsIopsRecord pts{.read_percents = {100, 0}, .block_bytes = {4096}};
+  auto series = history.begin_series(series_info(0), std::nullopt, "iomark pts iops",
+                                     {.steady_state = {}, .max_iops_search = {}, .precondition = precondition,
+                                      .pts_iops = pts});
+  ASSERT_TRUE(series) << series.error().describe();
+  const auto first = record(history, *series, 1, example_run());
+  const auto second = record(history, *series, 2, example_run());
+  for (const auto id : {first, second}) {
+    auto stored = history.show(id);
+    ASSERT_TRUE(stored) << stored.error().describe();
+    EXPECT_EQ(stored->precondition, precondition);
+    EXPECT_EQ(stored->pts_iops, pts);
+  }
+  auto plain = history.begin_series(series_info(0), std::nullopt, "iomark run");
+  ASSERT_TRUE(plain);
+  auto stored = history.show(record(history, *plain, 1, example_run()));
+  ASSERT_TRUE(stored);
+  EXPECT_FALSE(stored->precondition);
+  EXPECT_FALSE(stored->pts_iops);
+}
+
 TEST(History, SeriesVerdictsAndRateFiguresSurviveReopening) {
   const auto path = std::filesystem::temp_directory_path() /
                     ("iomark-history-verdicts-" + std::to_string(::getpid()) + ".sqlite");

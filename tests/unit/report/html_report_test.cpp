@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "pts_table_fixture.hpp"
+
 #include "report/count_of.hpp"
 
 #include <filesystem>
@@ -151,6 +153,36 @@ TEST(RenderHtmlReport, TheMaxIopsConclusionItsChartAndItsSteps) {
   EXPECT_EQ(count_of(render_html_report(two_source_model("spec")), "id=\"max-iops"), 0U);
 }
 
+TEST(RenderHtmlReport, ThePtsIopsTableItsChartAndThePreconditioning) {
+  ReportSource source;
+  source.name = "pts.json";
+  source.points = {all_point(0, "PTS 64 KiB 100/0", 1, 1200), all_point(1, "PTS 4 KiB 100/0", 1, 25000)};
+  source.pts_iops = two_by_two_table();
+  source.precondition =
+      results::PreconditionRecord{.passes = 2, .block_bytes = 131072, .targets = {"hostA: /dev/sdb", "hostA: <f>"}};
+  const auto model = build_report({source}, "pts");
+  const auto html = render_html_report(model);
+  EXPECT_EQ(count_of(html, "<section id=\"pts-iops\">"), 1U);
+  EXPECT_NE(html.find("<p class=\"caption\">pts.json: IOPS of each read/write mix and block size, average of rounds "
+                      "3-7, the steady-state window</p>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><th>read/write</th><th>64 KiB</th><th>4 KiB</th></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><th>100/0</th><td class=\"n\">1200</td><td class=\"n\">25001</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><th>0/100</th><td class=\"n\">-</td><td class=\"n\">9000</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("id=\"pts-iops-pts-json\""), std::string::npos);
+  EXPECT_NE(html.find("data-label=\"0/100 R/W\""), std::string::npos);
+  EXPECT_EQ(count_of(html, "<svg "), model.chart_count());
+  EXPECT_NE(html.find("<p class=\"precondition\">pts.json: Preconditioned: every target written whole twice in 128 "
+                      "KiB sequential writes before the first run (2 targets)</p>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<li>hostA: /dev/sdb</li>\n<li>hostA: &lt;f&gt;</li>"), std::string::npos);
+
+  const auto plain = render_html_report(two_source_model("spec"));
+  EXPECT_EQ(count_of(plain, "id=\"pts-iops"), 0U);
+  EXPECT_EQ(count_of(plain, "Preconditioned"), 0U);
+}
+
 TEST(WriteReportFiles, TheHtmlAndOneSvgPerChart) {
   const auto dir = std::filesystem::temp_directory_path() / ("iomark-report-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
@@ -191,6 +223,15 @@ TEST(WriteReportFiles, TheHtmlAndOneSvgPerChart) {
   EXPECT_EQ(static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir / "svg-search"),
                                                    std::filesystem::directory_iterator())),
             with_search.chart_count());
+
+  // And a PTS IOPS table its IOPS-by-block-size chart.
+  sources.front().pts_iops = two_by_two_table();
+  const auto with_pts = build_report(sources, "pts");
+  ASSERT_TRUE(write_report_files(with_pts, dir / "pts.html", dir / "svg-pts"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "svg-pts" / (with_pts.pts_iops.front().chart.id + ".svg")));
+  EXPECT_EQ(static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir / "svg-pts"),
+                                                   std::filesystem::directory_iterator())),
+            with_pts.chart_count());
   std::filesystem::remove_all(dir);
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "pts_table_fixture.hpp"
+
 #include <algorithm>
 
 namespace iomark::report {
@@ -296,6 +298,66 @@ TEST(BuildReport, ASourceWithAMaxIopsSearchGetsItsLatencyAgainstIopsChart) {
   const auto both = build_report({search}, "");
   EXPECT_NE(both.steady_states.front().chart.id, both.max_iops_searches.front().chart.id);
   EXPECT_EQ(both.chart_count(), 2 + both.sections.front().charts.size());
+}
+
+TEST(BuildReport, APtsIopsSourceGetsItsTableAndIopsByBlockSize) {
+  auto pts = two_manager_source("pts.json", 1000);
+  pts.pts_iops = two_by_two_table();
+  const auto model = build_report({two_manager_source("plain.csv", 1000), pts}, "");
+  ASSERT_EQ(model.pts_iops.size(), 1U) << "only the source with a table";
+  const auto& view = model.pts_iops.front();
+  EXPECT_EQ(view.source, "pts.json");
+  EXPECT_EQ(view.mixes, (std::vector<std::string>{"100/0", "0/100"}));
+  EXPECT_EQ(view.blocks, (std::vector<std::string>{"64 KiB", "4 KiB"})) << "the record's order";
+  EXPECT_EQ(view.iops, (std::vector<std::vector<std::string>>{{"1200", "25001"}, {"-", "9000"}}));
+  EXPECT_EQ(view.caption, "average of rounds 3-7, the steady-state window");
+  EXPECT_EQ(view.chart.id, "pts-iops-pts-json");
+  EXPECT_EQ(view.chart.title, "IOPS by block size");
+  EXPECT_EQ(view.chart.x_scale, XScale::categories);
+  EXPECT_EQ(view.chart.categories, (std::vector<std::string>{"4 KiB", "64 KiB"})) << "small to large";
+  EXPECT_EQ(view.chart.y_label, "IOPS");
+  ASSERT_EQ(view.chart.curves.size(), 2U) << "one per mix";
+  EXPECT_EQ(view.chart.curves[0].label, "100/0 R/W");
+  EXPECT_EQ(view.chart.curves[0].points, (std::vector<ChartPoint>{{0, 25000.6}, {1, 1200.4}}));
+  EXPECT_EQ(view.chart.curves[1].label, "0/100 R/W");
+  EXPECT_EQ(view.chart.curves[1].points, (std::vector<ChartPoint>{{0, 9000}})) << "no point for the missing cell";
+  EXPECT_EQ(model.chart_count(), 1 + model.sections.front().charts.size());
+
+  pts.pts_iops->steady = false;
+  EXPECT_EQ(build_report({pts}, "").pts_iops.front().caption, "average of rounds 3-7 (not steady)");
+  pts.pts_iops->last_round = 3;
+  EXPECT_EQ(build_report({pts}, "").pts_iops.front().caption, "average of round 3 (not steady)");
+  pts.pts_iops->first_round = 0;
+  pts.pts_iops->last_round = 0;
+  EXPECT_EQ(build_report({pts}, "").pts_iops.front().caption, "no round completed");
+
+  pts.pts_iops->iops.pop_back();  // a hand-made table short of a row: its cells are missing
+  const auto ragged = build_report({pts}, "").pts_iops.front();
+  EXPECT_EQ(ragged.iops.back(), (std::vector<std::string>{"-", "-"}));
+  EXPECT_EQ(ragged.chart.curves.size(), 1U) << "a mix with no cell has no line";
+}
+
+TEST(BuildReport, APreconditionedSourceSaysHowItsTargetsWereWritten) {
+  auto preconditioned = two_manager_source("pre.json", 1000);
+  preconditioned.precondition = results::PreconditionRecord{
+      .passes = 2, .block_bytes = 131072, .targets = {"hostA: /dev/sdb", "hostB: /dev/sdc"}};
+  const auto model = build_report({two_manager_source("plain.csv", 1000), preconditioned}, "");
+  ASSERT_EQ(model.preconditions.size(), 1U) << "only the preconditioned source";
+  const auto& view = model.preconditions.front();
+  EXPECT_EQ(view.source, "pre.json");
+  EXPECT_EQ(view.text,
+            "Preconditioned: every target written whole twice in 128 KiB sequential writes before the first run "
+            "(2 targets)");
+  EXPECT_EQ(view.targets, (std::vector<std::string>{"hostA: /dev/sdb", "hostB: /dev/sdc"}));
+
+  preconditioned.precondition =
+      results::PreconditionRecord{.passes = 1, .block_bytes = 1 << 20, .targets = {"hostA: f"}};
+  EXPECT_EQ(build_report({preconditioned}, "").preconditions.front().text,
+            "Preconditioned: every target written whole once in 1 MiB sequential writes before the first run "
+            "(1 target)");
+  preconditioned.precondition->passes = 3;
+  EXPECT_NE(build_report({preconditioned}, "").preconditions.front().text.find("written whole 3 times in"),
+            std::string::npos);
 }
 
 TEST(ChartIds, UniqueEvenWhenSpecsSlugAlike) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "iomark/results/results_csv.hpp"
 #include "iomark/results/results_json.hpp"
 #include "results/fixtures.hpp"
@@ -65,6 +67,49 @@ TEST(ReadReportSource, IomarkJsonKeepsItsMaxIopsSearch) {
   const auto source = read_report_source(results::write_results_json(series), "search.json");
   ASSERT_TRUE(source) << source.error().describe();
   EXPECT_EQ(source->max_iops_search, series.max_iops_search);
+}
+
+// `iomark pts iops` of 100/0 and 0/100 by 64 KiB and 4 KiB over 3 rounds: the run at
+// position p is round (p - 1) / 4 + 1, cell (p - 1) % 4 (mix cell / 2, block cell % 2), and
+// does 1000 x p IOPS. Both 100/0 4 KiB runs of the steady-state window (6 and 10) failed.
+TEST(ReportSource, APtsIopsSeriesGetsItsTableOverTheSteadyStateWindow) {
+  results::SeriesResults series;
+  series.pts_iops = results::PtsIopsRecord{.read_percents = {100, 0}, .block_bytes = {65536, 4096}};
+  series.steady_state = results::SteadyStateRecord{.figure = "iops", .max_rounds = 25, .window = 2,
+                                                   .rounds = {1000, 1100, 1050}, .steady = true, .window_first = 1};
+  const auto example = example_run();  // 600000 I/Os
+  for (std::uint32_t position = 1; position <= 12; ++position) {
+    if (position == 6 || position == 10) {
+      results::FailedRun failed;
+      failed.position = position;
+      failed.error = "target lost";
+      series.failed_runs.push_back(failed);
+      continue;
+    }
+    auto run = example;
+    run.managers[0].workers[0].recording_window = std::chrono::nanoseconds(600'000'000'000 / position);
+    series.runs.push_back(run);
+  }
+  const auto source = report_source(series, "pts.json");
+  ASSERT_TRUE(source.pts_iops);
+  const auto& table = *source.pts_iops;
+  EXPECT_EQ(table.read_percents, (std::vector<std::uint32_t>{100, 0}));
+  EXPECT_EQ(table.block_bytes, (std::vector<std::uint64_t>{65536, 4096}));
+  EXPECT_EQ(table.first_round, 2U);
+  EXPECT_EQ(table.last_round, 3U);
+  EXPECT_TRUE(table.steady);
+  ASSERT_EQ(table.iops.size(), 2U);
+  ASSERT_EQ(table.iops[0].size(), 2U);
+  ASSERT_EQ(table.iops[1].size(), 2U);
+  EXPECT_NEAR(table.iops[0][0].value_or(0), 7000, 0.01) << "runs 5 and 9; round 1 is before the window";
+  EXPECT_FALSE(table.iops[0][1]) << "runs 6 and 10 failed";
+  EXPECT_NEAR(table.iops[1][0].value_or(0), 9000, 0.01) << "runs 7 and 11";
+  EXPECT_NEAR(table.iops[1][1].value_or(0), 10000, 0.01) << "runs 8 and 12";
+  EXPECT_FALSE(source.precondition);
+
+  series.precondition = results::PreconditionRecord{.passes = 2, .block_bytes = 131072, .targets = {"hostA: /dev/sdb"}};
+  EXPECT_EQ(report_source(series, "pts.json").precondition, series.precondition);
+  EXPECT_FALSE(report_source(example_series(), "run.json").pts_iops);
 }
 
 TEST(ReadReportSource, IometerResultsCsv) {

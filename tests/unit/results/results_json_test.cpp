@@ -522,6 +522,57 @@ TEST_F(ResultsJsonFileTest, TheMaxIopsSearchOnDiskIsTheLatestStep) {
   EXPECT_EQ(read->max_iops_search, record);
 }
 
+TEST_F(ResultsJsonFileTest, PreconditioningAndAPtsMatrixAreInTheDocumentFromItsFirstWriteAndReadBack) {
+  SeriesResults series = full_series();
+  series.runs.resize(1);
+  series.failed_runs.clear();
+  const PreconditionRecord precondition{.passes = 2, .block_bytes = 131072, .targets = {"db1: /dev/sdb", "db2: /dev/sdb"}};
+  const PtsIopsRecord pts{.read_percents = {100, 0}, .block_bytes = {8192, 4096}};
+  auto file = ResultsJsonFile::create(path(), series.info, series.plan,
+                                      {.steady_state = {}, .max_iops_search = {}, .precondition = precondition,
+                                       .pts_iops = pts});
+  ASSERT_TRUE(file) << file.error().describe();
+  const auto before_any_run = read_results_json(contents());
+  ASSERT_TRUE(before_any_run) << before_any_run.error().describe();
+  EXPECT_EQ(before_any_run->precondition, precondition);
+  EXPECT_EQ(before_any_run->pts_iops, pts);
+  ASSERT_TRUE(file->add_run(series.runs[0]));
+  ASSERT_TRUE(file->finish(SeriesOutcome::completed));
+  series.precondition = precondition;
+  series.pts_iops = pts;
+  series.outcome = SeriesOutcome::completed;
+  EXPECT_EQ(contents(), write_results_json(series));
+  const auto read = read_results_json(contents());
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(*read, series);
+  EXPECT_FALSE(Json::parse(write_results_json(full_series())).contains("precondition")) << "only where it ran";
+  EXPECT_FALSE(Json::parse(write_results_json(full_series())).contains("pts_iops"));
+}
+
+TEST(ResultsJson, ImpossiblePreconditioningAndPtsRecordsAreRefusedByPath) {
+  SeriesResults series = full_series();
+  series.precondition = PreconditionRecord{.passes = 2, .block_bytes = 131072, .targets = {"db1: /dev/sdb"}};
+  series.pts_iops = PtsIopsRecord{.read_percents = {100, 0}, .block_bytes = {8192, 4096}};
+  const Json document = Json::parse(write_results_json(series));
+  const auto refused = [&document](const char* key, const std::function<void(Json&)>& spoil) {
+    Json spoiled = document;
+    spoil(spoiled[key]);
+    const Error error = read_error(spoiled);
+    return error.field() + ": " + error.message();
+  };
+  EXPECT_EQ(refused("precondition", [](Json& p) { p["passes"] = 0; }), "precondition.passes: must not be 0");
+  EXPECT_EQ(refused("precondition", [](Json& p) { p["block_bytes"] = 0; }), "precondition.block_bytes: must not be 0");
+  EXPECT_EQ(refused("precondition", [](Json& p) { p["targets"][0] = 3; }), "precondition.targets[0]: expected a string");
+  EXPECT_EQ(refused("pts_iops", [](Json& p) { p["read_percents"][1] = 101; }),
+            "pts_iops.read_percents[1]: expected a whole number from 0 to 100");
+  EXPECT_EQ(refused("pts_iops", [](Json& p) { p["block_bytes"][0] = 0; }),
+            "pts_iops.block_bytes[0]: expected a whole number from 1 to 1073741824");
+  EXPECT_EQ(refused("pts_iops", [](Json& p) { p["block_bytes"] = Json::array(); }),
+            "pts_iops.block_bytes: must not be empty");
+  EXPECT_EQ(refused("pts_iops", [](Json& p) { p["read_percents"] = Json(std::vector<int>(65, 1)); }),
+            "pts_iops: more than 64 mixes or block sizes");
+}
+
 TEST(ResultsJson, EachRunSaysWhetherAStopCutItShortAndOlderFilesReadAsCompleted) {
   SeriesResults series = full_series();
   series.runs.back().end = RunEnd::interrupted;

@@ -314,6 +314,49 @@ TEST(RunRequest, PreconditioningIsTwoPassesUnlessToldAndOnlyWhenAsked) {
   EXPECT_NE(parse(FrontEnd::controller_run, {"--precondition", "--precondition-passes", "101"}).refusal, "");
 }
 
+TEST(RunRequest, PtsIopsIsPtsEsMatrixPreconditionedAndTrackedOn4KRandomWrites) {
+  const auto defaults = make_run_request(parse(FrontEnd::controller_pts, {}).flags);
+  ASSERT_TRUE(defaults) << defaults.error().describe();
+  ASSERT_TRUE(defaults->pts_iops);
+  EXPECT_EQ(*defaults->pts_iops, access_specs::PtsIopsMatrix{});
+  EXPECT_EQ(defaults->pts_iops->read_percents.size() * defaults->pts_iops->block_bytes.size(), 56U);
+  EXPECT_EQ(defaults->precondition_passes, 2U);
+  EXPECT_EQ(defaults->outstanding_ios, (std::vector<std::uint32_t>{32}));
+  EXPECT_EQ(defaults->run_time_s, 60U);
+  EXPECT_EQ(defaults->description, "iomark pts iops");
+  ASSERT_TRUE(defaults->steady_state);
+  EXPECT_EQ(defaults->steady_state->figure, access_specs::SteadyFigure::iops);
+  EXPECT_EQ(defaults->steady_state->tracked_spec, "PTS 4 KiB 0/100");
+  EXPECT_EQ(defaults->steady_state->max_rounds, 25U);
+
+  const auto small = make_run_request(parse(FrontEnd::controller_pts, {"--block-sizes", "4K,8k", "--mixes", "0/100,65/35",
+                                                                       "--max-rounds", "6", "--precondition-passes", "1",
+                                                                       "--time", "2"})
+                                          .flags);
+  ASSERT_TRUE(small) << small.error().describe();
+  EXPECT_EQ(small->pts_iops->block_bytes, (std::vector<std::uint64_t>{4096, 8192}));
+  EXPECT_EQ(small->pts_iops->read_percents, (std::vector<std::uint32_t>{0, 65}));
+  EXPECT_EQ(small->steady_state->max_rounds, 6U);
+  EXPECT_EQ(small->precondition_passes, 1U);
+  EXPECT_EQ(small->run_time_s, 2U);
+
+  const auto no_4k = make_run_request(parse(FrontEnd::controller_pts, {"--block-sizes", "8K"}).flags);
+  ASSERT_FALSE(no_4k);
+  EXPECT_EQ(no_4k.error().field(), "--block-sizes");
+  const auto no_writes = make_run_request(parse(FrontEnd::controller_pts, {"--mixes", "100/0"}).flags);
+  ASSERT_FALSE(no_writes);
+  EXPECT_EQ(no_writes.error().field(), "--mixes");
+  const auto depths = make_run_request(parse(FrontEnd::controller_pts, {"--qd", "1,2"}).flags);
+  ASSERT_FALSE(depths);
+  EXPECT_EQ(depths.error().field(), "--qd");
+  EXPECT_NE(parse(FrontEnd::controller_pts, {"--spec", "Database"}).refusal, "") << "the matrix is the workload";
+  EXPECT_NE(parse(FrontEnd::controller_pts, {"--steady-state", "p99"}).refusal, "") << "always 4 KiB write IOPS";
+  EXPECT_NE(parse(FrontEnd::controller_pts, {"--block-sizes", "4K,1000"}).refusal, "") << "not whole sectors";
+  EXPECT_NE(parse(FrontEnd::controller_pts, {"--block-sizes", "4K,2M"}).refusal, "") << "above 1 MiB";
+  EXPECT_NE(parse(FrontEnd::controller_pts, {"--mixes", "0/100,60/30"}).refusal, "") << "not adding to 100";
+  EXPECT_NE(parse(FrontEnd::controller_pts, {"--mixes", "0/100,0/100"}).refusal, "") << "twice";
+}
+
 TEST(QueueDepths, ListWithinTheDescriptor) {
   EXPECT_EQ(parse_queue_depths("1,2,4,8"), (std::vector<std::uint32_t>{1, 2, 4, 8}));
   const auto max = access_specs::field_descriptor(FieldId::outstanding_ios).max_value;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "iomark/access_specs/access_spec.hpp"
+#include "iomark/access_specs/pts_iops.hpp"
 #include "iomark/access_specs/test_plan.hpp"
 
 namespace iomark::access_specs {
@@ -26,10 +27,12 @@ enum class SteadyFigure : std::uint8_t { iops, mb_per_s, average_ms, p99_ms };
 [[nodiscard]] std::string_view to_string(SteadyFigure figure);
 
 // Repeat the series in rounds until `figure` is steady (docs/characterize.md), at most
-// `max_rounds` rounds.
+// `max_rounds` rounds, judged on the last run of each round whose spec is `tracked_spec`
+// (empty: the last run of each round).
 struct SteadyStateRequest {
   SteadyFigure figure{SteadyFigure::iops};
   std::uint32_t max_rounds{25};
+  std::string tracked_spec{};
   friend bool operator==(const SteadyStateRequest&, const SteadyStateRequest&) = default;
 };
 
@@ -85,6 +88,8 @@ struct RunRequest {
   // --precondition: each target written whole this many times before its first run
   // (docs/characterize.md#preconditioning); 0: not at all.
   std::uint32_t precondition_passes{0};
+  // `iomark pts iops`: one run per cell of the matrix (pts_iops_specs' order) in place of `spec`.
+  std::optional<PtsIopsMatrix> pts_iops{};
 };
 
 }  // namespace iomark::access_specs

@@ -11,7 +11,8 @@
 namespace iomark::controller {
 
 // One RunPlan per outstanding-I/O value over every manager (run info: CYCLE_OUTSTANDING_IOS
-// when more than one is given, NORMAL otherwise), each manager's work made by run-builder;
+// when more than one is given, NORMAL otherwise), for the request's spec or, for `iomark pts
+// iops`, for each cell of its matrix in turn; each manager's work made by run-builder;
 // test files are made before the first run. --network-pair's TCP pairs run beside the targets'
 // workers in every run (the targets may then be left out). Errors: no target (and no network
 // pair), no outstanding-I/O value; a target outside an agent's write scope; a pair that does

@@ -20,6 +20,7 @@
 #include "iomark/protocol/messages.hpp"
 #include "iomark/run_builder/run_builder.hpp"
 #include "iomark/results/results_csv.hpp"
+#include "iomark/results/pts_iops_table.hpp"
 #include "iomark/results/results_json_file.hpp"
 #include "iomark/results/run_points.hpp"
 #include "iomark/results/run_results.hpp"
@@ -103,12 +104,24 @@ struct SeriesPlan {
   std::optional<SteadyStateRounds> steady_state{};  // unset: every run once
   std::optional<MaxIopsSearchPlan> max_iops_search{};  // set: runs holds the one run searched from
   std::vector<std::string> notices{};  // said to the observer before the first run
+  std::optional<results::PreconditionRecord> precondition{};  // what --precondition writes, for the results
+  std::optional<results::PtsIopsRecord> pts_iops{};  // set by `iomark pts iops`: its runs are the matrix
 };
 
-// --precondition on a series whose runs a RunBuilder made (quick_series, plan_series): every
-// target written whole request.precondition_passes times before its first run
-// (run_builder::precondition). A series that only reads is not preconditioned: a notice says so.
-void plan_preconditioning(const access_specs::RunRequest& request, SeriesPlan& series);
+// `iomark pts iops` (request.pts_iops, docs/characterize.md#pts-iops) on a series whose one run
+// a RunBuilder made (quick_series, plan_series): that run repeated for each cell of the matrix
+// in turn, every disk worker running the cell's spec, test files made before the first; and
+// SeriesPlan::pts_iops saying so. Nothing without request.pts_iops. Errors: invalid_argument,
+// field "PTS IOPS": a series of several runs (a --qd list, a plan's cycling or specs), with
+// network workers, or without a disk worker.
+[[nodiscard]] Result<void> plan_pts_iops(const access_specs::RunRequest& request, SeriesPlan& series);
+
+// --precondition on a series whose runs a RunBuilder made (quick_series, plan_series) for
+// `links`: every target written whole request.precondition_passes times before its first run
+// (run_builder::precondition), and SeriesPlan::precondition saying so. A series that only
+// reads is not preconditioned: a notice says so.
+void plan_preconditioning(const access_specs::RunRequest& request, const std::vector<ManagerLink*>& links,
+                          SeriesPlan& series);
 
 // The rounds and their verdict as the results keep them (the JSON's steady_state).
 [[nodiscard]] results::SteadyStateRecord steady_state_record(const SteadyStateProgress& progress);
@@ -125,10 +138,11 @@ void plan_preconditioning(const access_specs::RunRequest& request, SeriesPlan& s
 // kept it, it ran out of runs).
 [[nodiscard]] std::string max_iops_conclusion(const results::MaxIopsRecord& record, latency_search::SearchEnd end);
 
-// The rounds a request asks for: --steady-state judges the last run of each round. Unset
-// when the request runs each run once.
+// The rounds a request asks for over `runs` (one round): --steady-state judges the last run of
+// each round, or the last run of the request's tracked spec when it names one (`iomark pts
+// iops`). Unset when the request runs each run once.
 [[nodiscard]] std::optional<SteadyStateRounds> steady_state_rounds(const access_specs::RunRequest& request,
-                                                                   std::size_t runs_per_round);
+                                                                   const std::vector<RunPlan>& runs);
 
 enum class LivePhase : std::uint8_t { preparing, ramp_up, recording };
 
@@ -253,6 +267,9 @@ struct SeriesOutcome {
   std::uint64_t samples_received{};
   std::uint64_t samples_lost{};
 };
+
+// The PTS IOPS table (results/pts_iops_table.hpp) of a series that ran, or began, the matrix `pts`.
+[[nodiscard]] results::PtsIopsTable pts_iops_table(const SeriesOutcome& outcome, const results::PtsIopsRecord& pts);
 
 // How long a reply may take; preparing test files is waited for without this bound (the
 // dead-peer deadline still ends a hung agent).

@@ -38,6 +38,7 @@
 
 #include "iomark/access_specs/test_plan.hpp"
 #include "iomark/common/result.hpp"
+#include "iomark/results/results_json.hpp"
 #include "iomark/results/run_results.hpp"
 #include "iomark/results/summary.hpp"
 #include "iomark/results/wall_clock.hpp"
@@ -137,6 +138,10 @@ struct StoredRun {
   // as they got; nullopt for other series and those recorded before schema version 3.
   std::optional<results::SteadyStateRecord> steady_state;
   std::optional<results::MaxIopsRecord> max_iops_search;
+  // How its series preconditioned its targets, and the PTS matrix of `iomark pts iops`; nullopt
+  // for other series.
+  std::optional<results::PreconditionRecord> precondition;
+  std::optional<results::PtsIopsRecord> pts_iops;
 };
 
 struct RunFilter {
@@ -183,10 +188,12 @@ class History {
 
   [[nodiscard]] Result<int> schema_version();
 
-  // A series about to record runs; `source` says where it came from ("iomark run").
+  // A series about to record runs; `source` says where it came from ("iomark run"). The
+  // document keeps `records`: what the series knew before its first run (its preconditioning,
+  // its PTS matrix); the rounds and the search are recorded as they are made.
   [[nodiscard]] Result<SeriesId> begin_series(const results::SeriesInfo& info,
                                               const std::optional<access_specs::TestPlan>& plan,
-                                              std::string_view source);
+                                              std::string_view source, const results::SeriesRecords& records = {});
   // One completed run, in one transaction. `position` is 1-based.
   [[nodiscard]] Result<RunId> record_run(SeriesId series, std::uint32_t position, const results::RunResults& run,
                                          const results::RunSummary& summary);

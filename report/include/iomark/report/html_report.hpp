@@ -1,8 +1,9 @@
 // The report as one self-contained HTML file: inline CSS and inline SVG charts (svg_chart.hpp),
 // no script, no font, no image, no link to anything outside the file, so it opens offline
-// and mails as one attachment. Sections: summary (sources, series, hosts, failed runs),
-// steady state and the --find-max-iops search (sources that have them), comparison table
-// (several sources), one section of charts per access spec, the table of every run (ALL rows).
+// and mails as one attachment. Sections: summary (sources, series, hosts, failed runs,
+// preconditioning), the PTS IOPS table, steady state and the --find-max-iops search (sources
+// that have them), comparison table (several sources), one section of charts per access spec,
+// the table of every run (ALL rows).
 #pragma once
 
 #include <filesystem>

@@ -6,6 +6,9 @@
 // average, 110% and 90% of it and the least-squares line, as SNIA's steady-state plots draw.
 // Per source with a --find-max-iops search: the latency figure against the IOPS of every step,
 // the bound, and the step chosen.
+// Per `iomark pts iops` source (docs/characterize.md#pts-iops): its IOPS table, mixes by block
+// sizes, and IOPS against block size with one line per mix. Per preconditioned source: how its
+// targets were written before the first run.
 // Per access spec (in order of first appearance): IOPS, average and p99 response time, MB/s
 // and CPU against outstanding I/Os on a log2 axis, one curve per source's ALL rows and, for a
 // source with several managers, one per manager; the IOPS ratio to the first source when
@@ -92,11 +95,30 @@ struct MaxIopsView {
   Chart chart;
 };
 
+// The IOPS table of one `iomark pts iops` source, as text ready to print, and its chart.
+struct PtsIopsView {
+  std::string source;
+  std::vector<std::string> mixes;          // row headers: "65/35"
+  std::vector<std::string> blocks;         // column headers in the record's order: "1 MiB" .. "512 B"
+  std::vector<std::vector<std::string>> iops;  // [mix][block]: whole IOPS, "-" where no run of the cell counted
+  std::string caption;  // "average of rounds 3-7, the steady-state window"
+  Chart chart;          // x: the block sizes from small to large, as categories
+};
+
+// How a source's targets were written before its first run (--precondition).
+struct PreconditionView {
+  std::string source;
+  std::string text;  // "Preconditioned: every target written whole twice in 128 KiB sequential writes ..."
+  std::vector<std::string> targets;  // "MANAGER: PATH"
+};
+
 struct ReportModel {
   std::string title;
   std::vector<ReportSource> sources;
   std::vector<SteadyStateView> steady_states;  // one per source run in rounds
   std::vector<MaxIopsView> max_iops_searches;  // one per source with a --find-max-iops search
+  std::vector<PtsIopsView> pts_iops;           // one per `iomark pts iops` source
+  std::vector<PreconditionView> preconditions;  // one per preconditioned source
   std::vector<SpecSection> sections;
   std::vector<ComparisonRow> comparison;  // empty for a single source
   std::size_t runs_without_queue_depth{};  // ALL points left off the charts (workers' QDs differ)

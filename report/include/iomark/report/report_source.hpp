@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "iomark/common/result.hpp"
+#include "iomark/results/pts_iops_table.hpp"
 #include "iomark/results/run_points.hpp"
 #include "iomark/results/run_results.hpp"
 
@@ -51,6 +52,10 @@ struct ReportSource {
   std::optional<results::SteadyStateRecord> steady_state{};
   // A --find-max-iops search: every step with its latency figure and the step chosen.
   std::optional<results::MaxIopsRecord> max_iops_search{};
+  // `iomark pts iops`: each cell's IOPS over the rounds the steady state was judged on.
+  std::optional<results::PtsIopsTable> pts_iops{};
+  // --precondition: how every target was written before the first run.
+  std::optional<results::PreconditionRecord> precondition{};
 };
 
 // A source from a results file's text: iomark JSON when its first non-blank character is

@@ -39,6 +39,8 @@ inline constexpr int kJsonFormatVersion = 1;
 struct SeriesRecords {
   std::optional<SteadyStateRecord> steady_state{};
   std::optional<MaxIopsRecord> max_iops_search{};
+  std::optional<PreconditionRecord> precondition{};
+  std::optional<PtsIopsRecord> pts_iops{};
 };
 
 // The same document in pieces, for writing it one run at a time:

@@ -25,9 +25,11 @@ namespace iomark::results {
 class ResultsJsonFile {
  public:
   // Writes the document of a series with no runs yet (outcome in_progress) to `path`,
-  // replacing any file there as one step.
+  // replacing any file there as one step; `records` are what the series knows before its
+  // first run (its preconditioning, its PTS matrix).
   [[nodiscard]] static Result<ResultsJsonFile> create(std::filesystem::path path, const SeriesInfo& info,
-                                                      const std::optional<access_specs::TestPlan>& plan);
+                                                      const std::optional<access_specs::TestPlan>& plan,
+                                                      const SeriesRecords& records = {});
 
   [[nodiscard]] Result<void> add_run(const RunResults& run);
   [[nodiscard]] Result<void> add_failed_run(const FailedRun& failed);

@@ -207,6 +207,25 @@ struct MaxIopsRecord {
   friend bool operator==(const MaxIopsRecord&, const MaxIopsRecord&) = default;
 };
 
+// --precondition (docs/characterize.md#preconditioning): every target the series writes was
+// written whole `passes` times, in sequential writes of `block_bytes`, before its first run.
+struct PreconditionRecord {
+  std::uint32_t passes{};
+  std::uint64_t block_bytes{};
+  std::vector<std::string> targets{};  // "MANAGER: PATH", in the order they were first prepared
+  friend bool operator==(const PreconditionRecord&, const PreconditionRecord&) = default;
+};
+
+// `iomark pts iops` (docs/characterize.md#pts-iops): every round runs each read/write mix (the
+// outer loop, in this order) with each block size (the inner loop), all random, so the run at
+// 1-based position p of the series is round (p - 1) / cells, mix ((p - 1) % cells) / blocks and
+// block (p - 1) % blocks, where cells = mixes x blocks.
+struct PtsIopsRecord {
+  std::vector<std::uint32_t> read_percents{};  // 100 (all reads) .. 0 (all writes)
+  std::vector<std::uint64_t> block_bytes{};
+  friend bool operator==(const PtsIopsRecord&, const PtsIopsRecord&) = default;
+};
+
 struct SeriesResults {
   SeriesInfo info;
   std::optional<access_specs::TestPlan> plan;  // the plan that produced the runs, if known
@@ -215,6 +234,8 @@ struct SeriesResults {
   std::vector<FailedRun> failed_runs{};  // initialised so that older 4-field aggregate initialisations stay warning-free
   std::optional<SteadyStateRecord> steady_state{};  // only for a series run in rounds
   std::optional<MaxIopsRecord> max_iops_search{};  // only for a --find-max-iops series
+  std::optional<PreconditionRecord> precondition{};  // only for a series that preconditioned
+  std::optional<PtsIopsRecord> pts_iops{};           // only for `iomark pts iops`
   friend bool operator==(const SeriesResults&, const SeriesResults&) = default;
 };
 

@@ -25,6 +25,10 @@ namespace iomark::run_options {
 // Which front end declares the run flags: each takes the whole table minus what it cannot do.
 enum class FrontEnd : std::uint8_t {
   controller_run,   // `iomark run`: a series (QD lists cycle), optional plan file, time series
+  // `iomark pts iops`: `iomark run`'s series with the PTS-E matrix as its specs (--block-sizes,
+  // --mixes), always preconditioned and run in rounds until 4 KiB random writes are steady;
+  // one --qd value, 60 s per cell by default.
+  controller_pts,
   agent_run_local,  // `iomark-agent run-local`: one run on this host, --target required
   // `iomark-gui`: the initial settings of the plan being edited (times, description, result
   // files, engine, test file size); the workload itself is built in the window, so the
@@ -66,9 +70,16 @@ struct RunFlags {
   std::uint32_t max_rounds{25};             // with --steady-state
   std::optional<double> rate_iops;          // controller_run: --rate-iops, every manager together
   std::optional<std::string> find_max_iops;  // controller_run, gui: --find-max-iops BOUND, e.g. p99<=2ms
-  bool precondition{false};                  // controller_run: --precondition
+  bool precondition{false};                  // controller_run, gui: --precondition
   std::uint32_t precondition_passes{2};      // with --precondition
+  bool pts_iops{false};         // set by add_run_flags for controller_pts; gui: --pts-iops
+  std::string pts_block_sizes;  // controller_pts, gui: --block-sizes; empty: PTS-E's eight
+  std::string pts_mixes;        // controller_pts, gui: --mixes; empty: PTS-E's seven
 };
+
+// `iomark pts iops`' defaults where `iomark run`'s differ: PTS-E runs each cell for a minute.
+inline constexpr std::string_view kPtsQueueDepth = "32";
+inline constexpr std::uint32_t kPtsRunTimeS = 60;
 
 // --max-rounds: a steady-state window needs at least 5 rounds (SNIA's rule); more than a
 // thousand rounds is a typo, not a test.

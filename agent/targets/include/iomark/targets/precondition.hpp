@@ -9,14 +9,13 @@
 #include <stop_token>
 #include <string_view>
 
+#include "iomark/common/precondition_block.hpp"
 #include "iomark/common/result.hpp"
 #include "iomark/targets/safety_policy.hpp"
 #include "iomark/targets/target.hpp"
 #include "iomark/targets/test_file.hpp"
 
 namespace iomark::targets {
-
-inline constexpr std::size_t kPreconditionBlockBytes = std::size_t{128} << 10;
 
 struct PreconditionOptions {
   std::uint32_t passes{2};
