@@ -31,7 +31,8 @@ Result<RunSettings> run_settings(const run_options::RunFlags& flags) {
   RunSettings settings;
   settings.run_time_s = request->run_time_s;
   settings.ramp_up_s = request->ramp_up_s;
-  if (!request->description.empty()) settings.description = request->description;
+  // Not the name `iomark pts iops` gives a series without one: the plan's description stays.
+  if (!flags.description.empty()) settings.description = request->description;
   if (!request->results_csv.empty()) settings.results_csv = request->results_csv;
   settings.results_json = request->results_json;
   settings.engine = request->engine;
@@ -44,6 +45,9 @@ Result<RunSettings> run_settings(const run_options::RunFlags& flags) {
   }
   settings.steady_state = request->steady_state;
   settings.find_max_iops = request->find_max_iops;
+  // The PTS IOPS test is preconditioned whatever the page's box says: --precondition sets the box.
+  if (flags.precondition) settings.precondition_passes = request->precondition_passes;
+  settings.pts_iops = request->pts_iops;
   return settings;
 }
 

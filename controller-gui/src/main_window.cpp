@@ -400,6 +400,12 @@ void MainWindow::start() {
     tabs_->setCurrentWidget(setup_page_);
     return;
   }
+  const auto pts_iops = setup_page_->pts_iops();
+  if (!pts_iops) {
+    report(Severity::error, tr("cannot start: %1 (Test Setup's PTS IOPS test)").arg(QString::fromStdString(pts_iops.error().describe())));
+    tabs_->setCurrentWidget(setup_page_);
+    return;
+  }
   if (session_->managers().empty()) {
     // The default when nothing else is there: the embedded agent.
     report(Severity::info, tr("no manager connected: starting the local agent"));
@@ -419,7 +425,9 @@ void MainWindow::start() {
                      .buffered = run_settings_.buffered,
                      .test_file_bytes = targets_page_->test_file_bytes(),
                      .steady_state = setup_page_->steady_state(),
-                     .find_max_iops = setup_page_->find_max_iops()};
+                     .find_max_iops = setup_page_->find_max_iops(),
+                     .precondition_passes = setup_page_->precondition_passes(),
+                     .pts_iops = *pts_iops};
   auto planned = controller::plan_series(document_->plan(), session_->links(), options);
   if (!planned) {
     report(Severity::error, tr("cannot start: %1").arg(QString::fromStdString(planned.error().describe())));
@@ -450,7 +458,12 @@ void MainWindow::apply(const RunSettings& settings) {
   if (setup != document_->setup()) document_->set_setup(setup);
   if (settings.results_csv) setup_page_->set_results_file(QString::fromStdString(*settings.results_csv));
   if (settings.test_file_bytes) targets_page_->set_test_file_bytes(*settings.test_file_bytes);
-  if (settings.steady_state) setup_page_->set_steady_state(settings.steady_state);
+  if (settings.precondition_passes) setup_page_->set_precondition_passes(*settings.precondition_passes);
+  if (settings.pts_iops) {
+    setup_page_->set_pts_iops(settings.pts_iops, settings.steady_state.value_or(access_specs::SteadyStateRequest{}).max_rounds);
+  } else if (settings.steady_state) {
+    setup_page_->set_steady_state(settings.steady_state);
+  }
   if (settings.find_max_iops) setup_page_->set_find_max_iops(settings.find_max_iops);
   // Neither has a page of its own: the log says they hold.
   if (!settings.engine.empty() || settings.buffered) {

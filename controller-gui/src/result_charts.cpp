@@ -12,6 +12,7 @@
 #include "iomark/gui/charts/steady_state_chart.hpp"
 #include "iomark/gui/compare/compare_view.hpp"
 #include "iomark/gui/main_window.hpp"
+#include "iomark/gui/pts_iops_view.hpp"
 #include "iomark/gui/session.hpp"
 
 namespace iomark::gui {
@@ -23,6 +24,7 @@ void add_result_charts(MainWindow& window) {
   auto* latency = new LatencyChart;
   auto* steady = new SteadyStateChart;
   auto* search = new MaxIopsChart;
+  auto* pts = new PtsIopsView;
   add_export_action(*live, QStringLiteral("iomark-live"));
   add_export_action(*curves, QStringLiteral("iomark-qd-curves"));
   add_export_action(*latency, QStringLiteral("iomark-latency"));
@@ -31,15 +33,17 @@ void add_result_charts(MainWindow& window) {
   window.add_chart(latency, MainWindow::tr("Latency of the last run"));
   window.add_chart(steady, MainWindow::tr("Steady state"));
   window.add_chart(search, MainWindow::tr("Latency vs IOPS"));
+  window.add_chart(pts, MainWindow::tr("PTS IOPS"));
 
   // The live series is drawn over the seconds since Start.
   auto clock = std::make_shared<QElapsedTimer>();
-  QObject::connect(&session, &Session::series_started, live, [live, curves, latency, steady, search, clock] {
+  QObject::connect(&session, &Session::series_started, live, [live, curves, latency, steady, search, pts, clock] {
     live->clear();
     curves->clear();
     latency->clear();
     steady->clear();
     search->clear();
+    pts->clear();
     clock->start();
   });
   QObject::connect(&session, &Session::live, live, [live, clock](const LiveUpdate& update) {
@@ -59,12 +63,16 @@ void add_result_charts(MainWindow& window) {
 
   QObject::connect(&session, &Session::round_judged, steady, &SteadyStateChart::set_record);
   QObject::connect(&session, &Session::search_step, search, &MaxIopsChart::set_record);
+  QObject::connect(&session, &Session::pts_iops_finished, pts, &PtsIopsView::set_table);
 
-  // After a search, its curve and conclusion are what the user came for; after a series in
-  // rounds, its rounds; after a series of several runs, its curves.
+  // After a PTS IOPS test, its table is what the user came for (its rounds are on the steady
+  // state chart); after a search, its curve and conclusion; after a series in rounds, its
+  // rounds; after a series of several runs, its curves.
   QObject::connect(&session, &Session::series_finished, curves,
-                   [&window, curves, steady, search](results::SeriesOutcome, const QString&) {
-                     if (const auto& record = window.session().last_results().max_iops_search) {
+                   [&window, curves, steady, search, pts](results::SeriesOutcome, const QString&) {
+                     if (pts->table()) {
+                       window.show_chart(pts);
+                     } else if (const auto& record = window.session().last_results().max_iops_search) {
                        search->set_final_record(*record);
                        window.show_chart(search);
                      } else if (steady->record()) {

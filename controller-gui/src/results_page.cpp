@@ -62,6 +62,16 @@ bool same_row(const FigureRow& a, const FigureRow& b) { return a.level == b.leve
 
 }  // namespace
 
+QString preparing_text(const controller::PrepareFigures& figures, const std::optional<controller::PreparingRate::Estimate>& estimate) {
+  auto text = ResultsPage::tr("preparing %1: %2 of %3")
+                  .arg(QString::fromStdString(figures.path),
+                       QString::fromStdString(format_size(Bytes(figures.bytes_done))),
+                       QString::fromStdString(format_size(Bytes(figures.bytes_total))));
+  if (!estimate) return text;
+  return ResultsPage::tr("%1, %2 MB/s, ETA %3")
+      .arg(text, QString::number(estimate->bytes_per_s / 1e6, 'f', 1), duration_text(estimate->remaining_s));
+}
+
 ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
   live_ = new LiveFiguresModel(this);
   live_filter_ = new ManagerFilter(this);
@@ -156,6 +166,7 @@ void ResultsPage::begin_series() {
   runs_->set_rows({});
   phase_->setText(tr("Starting the series..."));
   since_shown_.invalidate();
+  preparing_rate_ = {};
 }
 
 void ResultsPage::show_live(const LiveUpdate& update) {
@@ -164,10 +175,8 @@ void ResultsPage::show_live(const LiveUpdate& update) {
                        .arg(update.run_count)
                        .arg(QString::fromStdString(update.label));
   if (update.phase == controller::LivePhase::preparing) {
-    phase_->setText(tr("%1: preparing the test file in %2, %3 of %4")
-                        .arg(run, QString::fromStdString(update.preparing.path),
-                             QString::fromStdString(format_size(Bytes(update.preparing.bytes_done))),
-                             QString::fromStdString(format_size(Bytes(update.preparing.bytes_total)))));
+    const auto estimate = preparing_rate_.update(update.preparing, std::chrono::steady_clock::now());
+    phase_->setText(tr("%1: %2").arg(run, preparing_text(update.preparing, estimate)));
     return;
   }
   phase_->setText(tr("%1: %2 %3 of %4, about %5 left in the series")
@@ -201,6 +210,8 @@ void ResultsPage::select_live_row(std::size_t row) {
 int ResultsPage::expand_limit() const { return expand_limit_->value(); }
 
 void ResultsPage::set_manager_filter(const QString& text) { filter_box_->setText(text); }
+
+QString ResultsPage::phase_text() const { return phase_->text(); }
 
 std::size_t ResultsPage::metered_row() const { return metered_ < live_->rows().size() ? metered_ : 0; }
 

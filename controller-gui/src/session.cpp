@@ -286,7 +286,12 @@ Result<void> Session::start_series(controller::SeriesPlan series, std::string cs
   series_ = std::move(planned);
   outputs_ = std::move(*opened);
   recorder_ = std::make_unique<controller::ResultsRecorder>(std::move(csv_path), outputs.results_json);
-  last_results_ = results::SeriesResults{series_->info, series_->plan, {}, results::SeriesOutcome::in_progress};
+  last_results_ = results::SeriesResults{.info = series_->info,
+                                         .plan = series_->plan,
+                                         .runs = {},
+                                         .outcome = results::SeriesOutcome::in_progress,
+                                         .precondition = series_->precondition,
+                                         .pts_iops = series_->pts_iops};
   running_ = true;
   emit series_started(series_->runs.size());
   series_thread_ = std::jthread([this, links = registry_->links()](std::stop_token stop) {
@@ -329,6 +334,7 @@ void Session::finish_series(controller::SeriesOutcome outcome) {
   outputs_.reset();  // closes the history and stops serving metrics
   const auto error = outcome.error ? text_of(*outcome.error) : QString();
   const bool stopped_by_user = outcome.stop_cause == controller::StopCause::stop_requested;
+  if (series_->pts_iops) emit pts_iops_finished(controller::pts_iops_table(outcome, *series_->pts_iops));
   emit series_finished(outcome.outcome, error, stopped_by_user);
 }
 

@@ -14,10 +14,16 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QStringList>
 #include <algorithm>
 #include <climits>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/access_specs/pts_iops.hpp"
 #include "iomark/history/history.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/run_models.hpp"
@@ -99,6 +105,32 @@ QString bound_text(const access_specs::LatencyBound& bound) {
            QString::number(bound.limit_ms, 'g', 6));
 }
 
+constexpr std::uint32_t kDefaultPreconditionPasses = 2;  // `iomark run --precondition`'s
+
+// "1M", "128K", "512": a block size as --block-sizes takes it.
+std::string block_size_flag_text(std::uint64_t bytes) {
+  if (bytes % (1 << 20) == 0) return std::to_string(bytes >> 20) + "M";
+  if (bytes % 1024 == 0) return std::to_string(bytes >> 10) + "K";
+  return std::to_string(bytes);
+}
+
+QString block_sizes_text(const std::vector<std::uint64_t>& sizes) {
+  QStringList items;
+  for (const auto bytes : sizes) items << QString::fromStdString(block_size_flag_text(bytes));
+  return items.join(QLatin1Char(','));
+}
+
+QString mixes_text(const std::vector<std::uint32_t>& read_percents) {
+  QStringList items;
+  for (const auto reads : read_percents) items << QString::fromStdString(access_specs::pts_mix_text(reads));
+  return items.join(QLatin1Char(','));
+}
+
+// The tracked cell's spec name: the run of each round whose IOPS is judged steady.
+std::string pts_tracked_spec() {
+  return access_specs::pts_iops_spec(access_specs::kPtsTrackedBlockBytes, access_specs::kPtsTrackedReadPercent).name;
+}
+
 }  // namespace
 
 TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(parent), document_(document) {
@@ -174,6 +206,60 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
   set_find_max_iops(std::nullopt);
   search_bound_->setEnabled(false);
 
+  precondition_ = new QCheckBox(tr("&Precondition"));
+  precondition_->setObjectName(QStringLiteral("precondition"));
+  precondition_->setToolTip(tr("Write every target whole with 128 KiB sequential writes before its first run, on every "
+                               "manager at once: SNIA's preconditioning (iomark run --precondition)"));
+  precondition_passes_ = new QSpinBox;
+  precondition_passes_->setObjectName(QStringLiteral("precondition_passes"));
+  precondition_passes_->setRange(1, static_cast<int>(access_specs::kMaxPreconditionPasses));
+  precondition_passes_->setValue(static_cast<int>(kDefaultPreconditionPasses));
+  precondition_passes_->setSuffix(tr(" passes"));
+  precondition_passes_->setToolTip(tr("Times each target is written whole (iomark run --precondition-passes)"));
+  precondition_passes_->setEnabled(false);
+
+  const access_specs::PtsIopsMatrix pts_default;
+  pts_ = new QCheckBox(tr("Run the plan's one run as SNIA's PTS I&OPS test"));
+  pts_->setObjectName(QStringLiteral("pts_iops"));
+  pts_->setToolTip(tr("Every round runs each read/write mix with each block size, 100% random, until the IOPS of 4 KiB "
+                      "random writes (0/100) is steady; preconditioned first (iomark pts iops)"));
+  pts_block_sizes_ = new QLineEdit(block_sizes_text(pts_default.block_bytes));
+  pts_block_sizes_->setObjectName(QStringLiteral("pts_block_sizes"));
+  pts_block_sizes_->setToolTip(tr("The block sizes of each round, in order: multiples of 512 bytes up to 1M, holding 4K "
+                                  "(iomark pts iops --block-sizes)"));
+  pts_mixes_ = new QLineEdit(mixes_text(pts_default.read_percents));
+  pts_mixes_->setObjectName(QStringLiteral("pts_mixes"));
+  pts_mixes_->setToolTip(tr("The read/write mixes of each round, in order, holding 0/100 (iomark pts iops --mixes)"));
+  pts_max_rounds_ = new QSpinBox;
+  pts_max_rounds_->setObjectName(QStringLiteral("pts_max_rounds"));
+  pts_max_rounds_->setRange(static_cast<int>(run_options::kMinSteadyRounds), static_cast<int>(run_options::kMaxSteadyRounds));
+  pts_max_rounds_->setValue(static_cast<int>(access_specs::SteadyStateRequest{}.max_rounds));
+  pts_max_rounds_->setToolTip(tr("Rounds run at most while 4 KiB random writes are not steady (iomark pts iops --max-rounds)"));
+  pts_error_ = new QLabel;
+  pts_error_->setObjectName(QStringLiteral("pts_error"));
+  pts_error_->setStyleSheet(QStringLiteral("color: #b00020"));
+  pts_error_->setWordWrap(true);
+  pts_error_->hide();
+  // One row of editors: the page is tall already.
+  auto* pts_box = new QGroupBox(tr("PTS IOPS test"));
+  auto* pts_editors = new QHBoxLayout;
+  const auto add_editor = [pts_editors](const QString& caption, QWidget* editor, int stretch) {
+    auto* label = new QLabel(caption);
+    label->setBuddy(editor);
+    pts_editors->addWidget(label);
+    pts_editors->addWidget(editor, stretch);
+  };
+  add_editor(tr("&Block sizes"), pts_block_sizes_, 2);
+  add_editor(tr("Mixes (read/&write %)"), pts_mixes_, 2);
+  add_editor(tr("Max ro&unds"), pts_max_rounds_, 0);
+  auto* pts_layout = new QVBoxLayout(pts_box);
+  pts_layout->addWidget(pts_);
+  pts_layout->addLayout(pts_editors);
+  pts_layout->addWidget(pts_error_);
+  for (auto* editor : std::initializer_list<QWidget*>{pts_block_sizes_, pts_mixes_, pts_max_rounds_}) {
+    editor->setEnabled(false);
+  }
+
   auto* form = new QFormLayout;
   form->addRow(tr("Test description"), description_);
   form->addRow(tr("Run time"), run_time_);
@@ -181,6 +267,7 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
   form->addRow(tr("Stead&y state"), steady_figure_);
   form->addRow(tr("Ma&x rounds"), max_rounds_);
   form->addRow(search_, search_bound_);
+  form->addRow(precondition_, precondition_passes_);
   form->addRow(tr("Record results"), record_);
   form->addRow(tr("Append to results file"), results_row);
   form->addRow(tr("Record runs in history"), history_database_);
@@ -210,6 +297,7 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
+  layout->addWidget(pts_box);
   layout->addLayout(cycling);
   layout->addWidget(preview_box, 1);
 
@@ -234,6 +322,23 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
     steady_figure_->setEnabled(!on);
     refresh_preview();
   });
+  connect(precondition_, &QCheckBox::toggled, this, [this](bool on) {
+    precondition_passes_->setEnabled(on);
+    refresh_preview();
+  });
+  connect(precondition_passes_, &QSpinBox::valueChanged, this, &TestSetupPage::refresh_preview);
+  connect(pts_, &QCheckBox::toggled, this, [this](bool on) {
+    apply_pts_locks(on);
+    show_pts_error();
+    refresh_preview();
+  });
+  for (auto* text : {pts_block_sizes_, pts_mixes_}) {
+    connect(text, &QLineEdit::textChanged, this, [this] {
+      show_pts_error();
+      refresh_preview();
+    });
+  }
+  connect(pts_max_rounds_, &QSpinBox::valueChanged, this, &TestSetupPage::refresh_preview);
   connect(search_figure_, &QComboBox::currentIndexChanged, this, &TestSetupPage::refresh_preview);
   connect(search_limit_, &QDoubleSpinBox::valueChanged, this, &TestSetupPage::refresh_preview);
   connect(&document_, &PlanDocument::plan_replaced, this, &TestSetupPage::load);
@@ -276,6 +381,11 @@ QString TestSetupPage::metrics_listen() const { return metrics_listen_->text().t
 void TestSetupPage::set_metrics_listen(const QString& address) { metrics_listen_->setText(address); }
 
 std::optional<access_specs::SteadyStateRequest> TestSetupPage::steady_state() const {
+  if (pts_->isChecked()) {
+    return access_specs::SteadyStateRequest{.figure = access_specs::SteadyFigure::iops,
+                                            .max_rounds = static_cast<std::uint32_t>(pts_max_rounds_->value()),
+                                            .tracked_spec = pts_tracked_spec()};
+  }
   const int figure = steady_figure_->currentData().toInt();
   if (figure == kSteadyStateOff) return std::nullopt;
   return access_specs::SteadyStateRequest{.figure = static_cast<access_specs::SteadyFigure>(figure),
@@ -299,6 +409,83 @@ void TestSetupPage::set_find_max_iops(const std::optional<access_specs::LatencyB
   search_figure_->setCurrentIndex(search_figure_->findData(static_cast<int>(shown.figure)));
   search_limit_->setValue(shown.limit_ms);
   search_->setChecked(bound.has_value());
+}
+
+std::uint32_t TestSetupPage::precondition_passes() const {
+  return precondition_->isChecked() ? static_cast<std::uint32_t>(precondition_passes_->value()) : 0;
+}
+
+void TestSetupPage::set_precondition_passes(std::uint32_t passes) {
+  if (passes > 0) precondition_passes_->setValue(clamp_int(passes));
+  // Under the PTS IOPS test the box stays ticked: the choice is given back when it ends.
+  if (before_pts_) {
+    before_pts_->precondition = passes > 0;
+  } else {
+    precondition_->setChecked(passes > 0);
+  }
+}
+
+Result<access_specs::PtsIopsMatrix> TestSetupPage::typed_pts_matrix() const {
+  access_specs::PtsIopsMatrix matrix;
+  auto sizes = access_specs::parse_pts_block_sizes(pts_block_sizes_->text().toStdString());
+  if (!sizes) return fail(sizes.error());
+  matrix.block_bytes = std::move(*sizes);
+  auto mixes = access_specs::parse_pts_mixes(pts_mixes_->text().toStdString());
+  if (!mixes) return fail(mixes.error());
+  matrix.read_percents = std::move(*mixes);
+  if (auto held = access_specs::check_pts_matrix(matrix); !held) return fail(held.error());
+  return matrix;
+}
+
+Result<std::optional<access_specs::PtsIopsMatrix>> TestSetupPage::pts_iops() const {
+  if (!pts_->isChecked()) return std::optional<access_specs::PtsIopsMatrix>();
+  auto matrix = typed_pts_matrix();
+  if (!matrix) return fail(matrix.error());
+  return std::optional<access_specs::PtsIopsMatrix>(std::move(*matrix));
+}
+
+void TestSetupPage::set_pts_iops(const std::optional<access_specs::PtsIopsMatrix>& matrix, std::uint32_t max_rounds) {
+  if (matrix) {
+    pts_block_sizes_->setText(block_sizes_text(matrix->block_bytes));
+    pts_mixes_->setText(mixes_text(matrix->read_percents));
+    pts_max_rounds_->setValue(clamp_int(max_rounds));
+  }
+  pts_->setChecked(matrix.has_value());
+}
+
+void TestSetupPage::apply_pts_locks(bool pts_on) {
+  for (auto* editor : std::initializer_list<QWidget*>{pts_block_sizes_, pts_mixes_, pts_max_rounds_}) {
+    editor->setEnabled(pts_on);
+  }
+  if (pts_on && !before_pts_) {
+    before_pts_ = BeforePts{.steady_index = steady_figure_->currentIndex(), .precondition = precondition_->isChecked()};
+    // The test is its own rounds (IOPS, judged on 4 KiB random writes), never a search, and
+    // always preconditioned, as `iomark pts iops` is.
+    search_->setChecked(false);
+    steady_figure_->setCurrentIndex(steady_figure_->findData(static_cast<int>(access_specs::SteadyFigure::iops)));
+    precondition_->setChecked(true);
+  } else if (!pts_on && before_pts_) {
+    const auto before = *std::exchange(before_pts_, std::nullopt);
+    steady_figure_->setCurrentIndex(before.steady_index);
+    precondition_->setChecked(before.precondition);
+  }
+  search_->setEnabled(!pts_on);
+  steady_figure_->setEnabled(!pts_on && !search_->isChecked());
+  max_rounds_->setEnabled(!pts_on && steady_figure_->currentData().toInt() != kSteadyStateOff);
+  precondition_->setEnabled(!pts_on);
+}
+
+void TestSetupPage::show_pts_error() {
+  const auto matrix = pts_->isChecked() ? typed_pts_matrix() : Result<access_specs::PtsIopsMatrix>();
+  if (matrix) {
+    pts_error_->clear();
+    pts_error_->hide();
+    return;
+  }
+  const auto& error = matrix.error();
+  const auto caption = error.field() == "--mixes" ? tr("Mixes") : tr("Block sizes");
+  pts_error_->setText(tr("%1: %2").arg(caption, QString::fromStdString(error.message())));
+  pts_error_->show();
 }
 
 int TestSetupPage::preview_run_count() const { return preview_->rowCount(); }
@@ -364,7 +551,38 @@ void TestSetupPage::refresh_preview() {
     preview_summary_->setText(tr("No run yet: give a worker a target (Disk Targets) and an access specification."));
     return;
   }
-  const double seconds = static_cast<double>(rows->size()) * (setup.run_time_s + setup.ramp_up_s);
+  const double run_seconds = setup.run_time_s + setup.ramp_up_s;
+  const double seconds = static_cast<double>(rows->size()) * run_seconds;
+  const auto passes = precondition_passes();
+  // Said last, whatever runs: preconditioning comes before it all.
+  const auto preconditioned =
+      passes == 0 ? QString()
+                  : tr(" Every target is preconditioned first: written whole %1.").arg(count_text(passes, "time"));
+  if (const auto matrix = pts_iops(); !matrix || *matrix) {
+    if (rows->size() != 1) {
+      preview_summary_->setText(tr("The PTS IOPS test runs the plan's one run over its matrix, and this plan makes %1: "
+                                   "choose Normal and one access specification per worker.")
+                                    .arg(count_text(rows->size(), "run")));
+      return;
+    }
+    if (!matrix) {
+      preview_summary_->setText(tr("The PTS IOPS test cannot start: %1").arg(pts_error_->text()));
+      return;
+    }
+    const auto& cells = **matrix;
+    const auto per_round = cells.block_bytes.size() * cells.read_percents.size();
+    const auto rounds = steady_state()->max_rounds;
+    const double round_seconds = static_cast<double>(per_round) * run_seconds;
+    preview_summary_->setText(tr("PTS IOPS: %1 per round (%2 x %3), about %4 per round without preparing test files; "
+                                 "until the IOPS of 4 KiB random writes are steady, at most %5 (about %6).%7")
+                                  .arg(count_text(per_round, "cell"),
+                                       cells.read_percents.size() == 1 ? tr("1 mix")
+                                                                       : tr("%1 mixes").arg(cells.read_percents.size()),
+                                       count_text(cells.block_bytes.size(), "block size"), duration_text(round_seconds),
+                                       count_text(rounds, "round"), duration_text(round_seconds * rounds),
+                                       preconditioned));
+    return;
+  }
   if (const auto bound = find_max_iops()) {
     if (rows->size() != 1) {
       preview_summary_->setText(tr("A search starts from one run, and this plan makes %1: choose Normal and one "
@@ -373,20 +591,20 @@ void TestSetupPage::refresh_preview() {
       return;
     }
     preview_summary_->setText(tr("Searches from this run for the most IOPS with %1: its outstanding I/Os doubled, "
-                                 "then its rate bisected, each step a run of about %2 without preparing test files.")
-                                  .arg(bound_text(*bound), duration_text(seconds)));
+                                 "then its rate bisected, each step a run of about %2 without preparing test files.%3")
+                                  .arg(bound_text(*bound), duration_text(seconds), preconditioned));
     return;
   }
   if (const auto rounds = steady_state()) {
     preview_summary_->setText(tr("%1 per round, about %2 without preparing test files; until steady, at most %3 "
-                                 "(about %4).")
+                                 "(about %4).%5")
                                   .arg(count_text(rows->size(), "run"), duration_text(seconds),
                                        count_text(rounds->max_rounds, "round"),
-                                       duration_text(seconds * rounds->max_rounds)));
+                                       duration_text(seconds * rounds->max_rounds), preconditioned));
     return;
   }
-  preview_summary_->setText(tr("%1, about %2 without preparing test files.")
-                                .arg(count_text(rows->size(), "run"), duration_text(seconds)));
+  preview_summary_->setText(tr("%1, about %2 without preparing test files.%3")
+                                .arg(count_text(rows->size(), "run"), duration_text(seconds), preconditioned));
 }
 
 }  // namespace iomark::gui

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,71 @@ TEST(GuiCommandLine, FindMaxIopsPresetsTestSetupsSearch) {
   EXPECT_EQ(both.error().field(), "--find-max-iops");
 }
 
+TEST(GuiCommandLine, PreconditionPresetsTestSetupsPasses) {
+  const auto settings = run_settings(parsed({kPlan, "--precondition", "--precondition-passes", "3"}).run);
+  ASSERT_TRUE(settings) << settings.error().describe();
+  EXPECT_EQ(settings->precondition_passes, 3U);
+  MainWindow window({});
+  ASSERT_TRUE(window.open_plan(QString::fromStdString(kPlan)));
+  window.apply(*settings);
+  EXPECT_EQ(window.test_setup_page().precondition_passes(), 3U);
+
+  const auto two = run_settings(parsed({"--precondition"}).run);
+  ASSERT_TRUE(two) << two.error().describe();
+  EXPECT_EQ(two->precondition_passes, 2U) << "iomark run's default";
+  EXPECT_THROW(parsed({"--precondition", "--precondition-passes", "0"}), CLI::ValidationError);
+  EXPECT_THROW(parsed({"--precondition-passes", "3"}), CLI::RequiresError) << "passes of no preconditioning";
+}
+
+TEST(GuiCommandLine, PtsIopsPresetsTestSetupsTestWithItsMatrixAndRounds) {
+  const auto settings = run_settings(parsed({kPlan, "--pts-iops", "--block-sizes", "4K,8K", "--mixes", "100/0,0/100",
+                                             "--steady-state", "iops", "--max-rounds", "7"})
+                                         .run);
+  ASSERT_TRUE(settings) << settings.error().describe();
+  const access_specs::PtsIopsMatrix matrix{.read_percents = {100, 0}, .block_bytes = {4096, 8192}};
+  EXPECT_EQ(settings->pts_iops, matrix);
+  EXPECT_FALSE(settings->description.has_value()) << "the plan's description stays";
+  EXPECT_FALSE(settings->precondition_passes.has_value()) << "the test preconditions whatever the page's box says";
+  MainWindow window({});
+  ASSERT_TRUE(window.open_plan(QString::fromStdString(kPlan)));
+  const auto description = window.document().setup().description;
+  window.apply(*settings);
+  auto& page = window.test_setup_page();
+  EXPECT_EQ(page.pts_iops().value_or(std::nullopt), std::optional(matrix));
+  EXPECT_EQ(page.steady_state(), (access_specs::SteadyStateRequest{.figure = access_specs::SteadyFigure::iops,
+                                                                  .max_rounds = 7,
+                                                                  .tracked_spec = "PTS 4 KiB 0/100"}));
+  EXPECT_EQ(page.precondition_passes(), 2U);
+  EXPECT_FALSE(page.find_max_iops().has_value());
+  EXPECT_EQ(window.document().setup().description, description);
+
+  // Alone: PTS-E's own matrix, 25 rounds at most.
+  const auto whole = run_settings(parsed({"--pts-iops"}).run);
+  ASSERT_TRUE(whole) << whole.error().describe();
+  EXPECT_EQ(whole->pts_iops, access_specs::PtsIopsMatrix{});
+  MainWindow plain({});
+  plain.apply(*whole);
+  EXPECT_EQ(plain.test_setup_page().pts_iops().value_or(std::nullopt), std::optional(access_specs::PtsIopsMatrix{}));
+  EXPECT_EQ(plain.test_setup_page().steady_state()->max_rounds, 25U);
+}
+
+TEST(GuiCommandLine, PtsIopsIsRefusedWithASearchOrAnotherSteadyFigureOrWithoutItsCell) {
+  const auto search = run_settings(parsed({"--pts-iops", "--find-max-iops", "p99<=2ms"}).run);
+  ASSERT_FALSE(search);
+  EXPECT_EQ(search.error().field(), "--find-max-iops");
+  const auto other_figure = run_settings(parsed({"--pts-iops", "--steady-state", "avg"}).run);
+  ASSERT_FALSE(other_figure);
+  EXPECT_EQ(other_figure.error().field(), "--steady-state");
+  const auto no_4k = run_settings(parsed({"--pts-iops", "--block-sizes", "8K,16K"}).run);
+  ASSERT_FALSE(no_4k);
+  EXPECT_EQ(no_4k.error().field(), "--block-sizes");
+  const auto no_writes = run_settings(parsed({"--pts-iops", "--mixes", "100/0"}).run);
+  ASSERT_FALSE(no_writes);
+  EXPECT_EQ(no_writes.error().field(), "--mixes");
+  EXPECT_THROW(parsed({"--block-sizes", "4K,1000"}), CLI::ValidationError);
+  EXPECT_THROW(parsed({"--mixes", "60/30"}), CLI::ValidationError);
+}
+
 TEST(GuiCommandLine, LimitsAndSizesAreCheckedBeforeTheWindowOpens) {
   EXPECT_THROW(parsed({"--time", "0"}), CLI::ValidationError);  // "until stopped" is for plans
   EXPECT_THROW(parsed({"--engine", "bogus"}), CLI::ValidationError);
@@ -104,7 +170,8 @@ TEST(GuiCommandLine, HelpListsTheRunFlagsWithTheConnectionOnes) {
   const auto help = app.help();
   for (const auto* flag : {"--time SECONDS", "--ramp SECONDS", "--engine ENGINE=auto", "--results FILE", "--json FILE",
                            "--description TEXT", "--size SIZE", "--find-max-iops BOUND", "--tls-cert FILE", "--key-file FILE",
-                           "--listen"}) {
+                           "--listen", "--precondition", "--precondition-passes N", "--pts-iops",
+                           "--block-sizes SIZE[,SIZE...]", "--mixes R/W[,R/W...]"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag << "\n" << help;
   }
   EXPECT_EQ(help.find("--qd"), std::string::npos) << help;

@@ -28,7 +28,8 @@ void add_gui_flags(CLI::App& app, GuiFlags& flags);
 
 // The run flags as the window's settings. Errors: invalid_argument, field "--size", for a
 // size parse_size() does not read (CLI11 has checked the other values); field
-// "--find-max-iops" when --steady-state is given too.
+// "--find-max-iops" when --steady-state or --pts-iops is given too; field "--steady-state" for a
+// figure other than iops with --pts-iops (make_run_request's).
 [[nodiscard]] Result<RunSettings> run_settings(const run_options::RunFlags& flags);
 
 }  // namespace iomark::gui

@@ -7,10 +7,14 @@
 
 #include <QElapsedTimer>
 #include <QWidget>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "iomark/controller/preparing_rate.hpp"
 #include "iomark/gui/live_figures_model.hpp"
 #include "iomark/gui/run_models.hpp"
 #include "iomark/gui/session.hpp"
@@ -25,6 +29,10 @@ class QTreeView;
 namespace iomark::gui {
 
 class ManagerFilter;
+
+// "preparing /dev/sdb: 1.2 GiB of 8.0 GiB, 812.4 MB/s, ETA 9 s"; without an estimate, the bytes only.
+[[nodiscard]] QString preparing_text(const controller::PrepareFigures& figures,
+                                     const std::optional<controller::PreparingRate::Estimate>& estimate);
 
 class ResultsPage : public QWidget {
   Q_OBJECT
@@ -56,6 +64,8 @@ class ResultsPage : public QWidget {
   // The row of live_figures().rows() the meters show.
   [[nodiscard]] std::size_t metered_row() const;
   [[nodiscard]] const FiguresModel& run_figures() const noexcept { return *runs_; }
+  // The line above the meters: the run, its phase and progress, or how the series ended.
+  [[nodiscard]] QString phase_text() const;
 
  signals:
   // The user picked another update interval: the plan's Results Display keeps it.
@@ -78,6 +88,7 @@ class ResultsPage : public QWidget {
   QLabel* selected_{};
   std::vector<QLabel*> meters_;  // one per figure column after the name
   QElapsedTimer since_shown_;
+  controller::PreparingRate preparing_rate_;
   // The row the meters show, by place and by level and name: a filter hiding it or rows
   // changing under it keep it.
   std::size_t metered_{};

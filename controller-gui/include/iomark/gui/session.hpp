@@ -136,6 +136,9 @@ class Session : public QObject {
   // step so far, the chosen one and the conclusion; also last_results()'s until the series
   // ends, when the outcome's record replaces it.
   void search_step(const iomark::results::MaxIopsRecord& search);
+  // A PTS IOPS series (SeriesPlan::pts_iops) ended, even cut short: its table
+  // (controller::pts_iops_table on the outcome), emitted just before series_finished().
+  void pts_iops_finished(const iomark::results::PtsIopsTable& table);
   // `error` is empty when every run completed; `stopped_by_user` says the series ended
   // because stop_series() asked it to (controller::StopCause), not because something failed.
   void series_finished(iomark::results::SeriesOutcome outcome, const QString& error, bool stopped_by_user);
