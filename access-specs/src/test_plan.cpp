@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <sstream>
 
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/access_specs/field_descriptors.hpp"
@@ -215,6 +216,17 @@ Result<void> validate_worker(const Worker& worker, const std::string& manager_wh
   if (worker.data_reduction) {
     if (auto ok = validate(*worker.data_reduction); !ok) {
       return plan_error(ok.error().code(), who, ok.error().message(), "data_reduction");
+    }
+  }
+  if (worker.rate_iops) {
+    if (worker.type != WorkerType::disk) {
+      return plan_error(ErrorCode::invalid_argument, who, "only a disk worker runs at a rate", "rate_iops");
+    }
+    if (!(*worker.rate_iops >= kMinWorkerRateIops && *worker.rate_iops <= kMaxWorkerRateIops)) {
+      std::ostringstream limits;
+      limits << "a rate of " << *worker.rate_iops << " I/Os per second is outside " << kMinWorkerRateIops << " to "
+             << kMaxWorkerRateIops;
+      return plan_error(ErrorCode::invalid_argument, who, limits.str(), "rate_iops");
     }
   }
   if (worker.assigned_specs) {

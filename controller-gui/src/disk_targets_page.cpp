@@ -41,6 +41,21 @@ Result<std::uint64_t> parse_field(FieldId id, const QString& text, const std::st
   return value;
 }
 
+// A worker's rate as typed: empty for none, else I/Os per second within a worker's limits.
+Result<std::optional<double>> parse_rate(const QString& text, const std::string& context) {
+  const auto trimmed = text.trimmed();
+  if (trimmed.isEmpty()) return std::optional<double>{};
+  bool number = false;
+  const double rate = trimmed.toDouble(&number);
+  if (!number || !(rate >= access_specs::kMinWorkerRateIops && rate <= access_specs::kMaxWorkerRateIops)) {
+    return fail(Error(ErrorCode::invalid_argument, context + ": rate \"" + trimmed.toStdString() +
+                                                       "\" is not a number of I/Os per second from 0.01 to 1e8 "
+                                                       "(empty: as fast as the outstanding I/Os allow)")
+                    .in_field("rate_iops"));
+  }
+  return std::optional<double>(rate);
+}
+
 }  // namespace
 
 DiskTargetsPage::DiskTargetsPage(PlanDocument& document, QWidget* parent) : QWidget(parent), document_(document) {
@@ -77,6 +92,12 @@ DiskTargetsPage::DiskTargetsPage(PlanDocument& document, QWidget* parent) : QWid
   data_pattern_->setToolTip(tr("IOmeter's patterns, or data a reducing array shrinks as asked: compress:R, "
                                "dedupe:D[/UNIT] or both, e.g. compress:2,dedupe:3/8k (IOmeter reads such a worker "
                                "as full random)"));
+  rate_ = new QLineEdit;
+  rate_->setObjectName(QStringLiteral("worker_rate_iops"));
+  rate_->setPlaceholderText(tr("as fast as the outstanding I/Os allow"));
+  rate_->setToolTip(tr("I/Os per second this worker issues on a schedule, latencies counted from each I/O's "
+                       "scheduled time (docs/characterize.md#rate-control); kept in the .icf where IOmeter does "
+                       "not look. Test Setup's --rate-iops replaces it."));
   test_file_size_ = new QLineEdit(QString::fromStdString(format_size(Bytes(test_file_bytes_))));
   test_file_size_->setToolTip(tr("Size of iobw.tst made in a directory target when Maximum Disk Size is 0"));
   settings_error_ = new QLabel;
@@ -90,6 +111,7 @@ DiskTargetsPage::DiskTargetsPage(PlanDocument& document, QWidget* parent) : QWid
   form->addRow(tr("Maximum disk size (sectors, 0 = all)"), maximum_size_);
   form->addRow(tr("Starting disk sector"), starting_sector_);
   form->addRow(tr("Write I/O data pattern"), data_pattern_);
+  form->addRow(tr("Rate (I/Os per second)"), rate_);
 
   auto* general = new QFormLayout;
   general->addRow(tr("New test files when the maximum size is 0"), test_file_size_);
@@ -113,6 +135,7 @@ DiskTargetsPage::DiskTargetsPage(PlanDocument& document, QWidget* parent) : QWid
   connect(data_pattern_->lineEdit(), &QLineEdit::editingFinished, this, &DiskTargetsPage::store_settings);
   connect(maximum_size_, &QLineEdit::editingFinished, this, &DiskTargetsPage::store_settings);
   connect(starting_sector_, &QLineEdit::editingFinished, this, &DiskTargetsPage::store_settings);
+  connect(rate_, &QLineEdit::editingFinished, this, &DiskTargetsPage::store_settings);
   connect(test_file_size_, &QLineEdit::editingFinished, this, [this] {
     const auto size = parse_size(test_file_size_->text().trimmed().toStdString());
     if (size && size->count() > 0) {
@@ -183,6 +206,7 @@ void DiskTargetsPage::refresh() {
   } else {
     data_pattern_->setEditText(pattern);
   }
+  rate_->setText(shown->rate_iops ? QString::number(*shown->rate_iops, 'g', 12) : QString());
   loading_ = false;
 }
 
@@ -225,7 +249,13 @@ void DiskTargetsPage::store_settings() {
     settings_error_->setText(QString::fromStdString(write_data.error().message()));
     return;
   }
+  const auto rate = parse_rate(rate_->text(), context);
+  if (!rate) {
+    settings_error_->setText(QString::fromStdString(rate.error().message()));
+    return;
+  }
   settings_error_->clear();
+  changed.rate_iops = *rate;
   changed.outstanding_ios = static_cast<std::uint32_t>(outstanding_->value());
   changed.maximum_disk_size_sectors = *maximum;
   changed.starting_sector = *starting;

@@ -304,6 +304,7 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
                                                      .fixed_seed = fixed_seed_of(worker),
                                                      .maximum_size_sectors = worker.maximum_disk_size_sectors,
                                                      .starting_sector = worker.starting_sector,
+                                                     .rate_iops = worker.rate_iops.value_or(0),
                                                  },
                                                  targets);
         if (worker.maximum_disk_size_sectors == 0) {

@@ -39,6 +39,9 @@ inline constexpr std::string_view kEndIomarkExtensions = "'END iomark extensions
 // One per worker with a reduction pattern: 1-based positions in the manager list, then the
 // pattern's text (access_specs::to_string(DataReduction)), e.g. "1,2,compress:2,dedupe:3".
 inline constexpr std::string_view kDataReductionKey = "'Data reduction,manager,worker,pattern";
+// One per disk worker with a rate (docs/characterize.md#rate-control): 1-based positions, then
+// I/Os per second, e.g. "1,1,2500".
+inline constexpr std::string_view kRateKey = "'Rate IOPS,manager,worker,rate";
 
 inline constexpr std::string_view kEndTestSetup = "'END test setup";
 inline constexpr std::string_view kEndResultsDisplay = "'END results display";

@@ -1,4 +1,8 @@
 // The 'IOMARK EXTENSIONS section: what iomark stores beside IOmeter's sections.
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
 #include "icf_format.hpp"
 #include "icf_sections.hpp"
 #include "icf_text.hpp"
@@ -9,7 +13,21 @@ namespace {
 constexpr std::string_view kBlock = "the iomark extensions";
 
 bool is_extension_key(std::string_view key) {
-  return iequals(key, format::kDataReductionKey) || iequals(key, format::kEndIomarkExtensions);
+  return iequals(key, format::kDataReductionKey) || iequals(key, format::kRateKey) ||
+         iequals(key, format::kEndIomarkExtensions);
+}
+
+// The rest of a 'Rate IOPS value: I/Os per second, a decimal number (the plan's validation
+// checks its limits).
+std::optional<double> rate_of(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.remove_suffix(1);
+  double rate{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), rate);
+  if (text.empty() || error != std::errc{} || end != text.data() + text.size() || !std::isfinite(rate)) {
+    return std::nullopt;
+  }
+  return rate;
 }
 
 }  // namespace
@@ -22,7 +40,8 @@ Result<std::vector<WorkerExtension>> read_iomark_extensions(ReaderContext& cx) {
     if (*key == nullptr) return fail(cx.missing_end(format::kEndIomarkExtensions, kBlock));
     const Line& k = **key;
     if (iequals(k.text, format::kEndIomarkExtensions)) return extensions;
-    if (!iequals(k.text, format::kDataReductionKey)) {
+    const bool reduction_line = iequals(k.text, format::kDataReductionKey);
+    if (!reduction_line && !iequals(k.text, format::kRateKey)) {
       // A later iomark's key: skipped, as this section is skipped by IOmeter.
       cx.skip_unknown(k, is_extension_key, kBlock);
       continue;
@@ -34,9 +53,26 @@ Result<std::vector<WorkerExtension>> read_iomark_extensions(ReaderContext& cx) {
     if (!manager) return fail(manager.error());
     auto worker = cx.read_u32(rest, *value, "worker");
     if (!worker) return fail(worker.error());
-    auto reduction = access_specs::parse_data_reduction(rest);
-    if (!reduction) return fail(cx.error(*value, "pattern", reduction.error().message(), reduction.error().code()));
-    extensions.push_back({*value, *manager, *worker, *reduction});
+    WorkerExtension extension{.line = *value, .manager = *manager, .worker = *worker};
+    if (reduction_line) {
+      auto reduction = access_specs::parse_data_reduction(rest);
+      if (!reduction) return fail(cx.error(*value, "pattern", reduction.error().message(), reduction.error().code()));
+      extension.reduction = *reduction;
+    } else {
+      extension.rate_iops = rate_of(rest);
+      if (!extension.rate_iops) {
+        return fail(cx.error(*value, "rate", "\"" + std::string(rest) + "\" is not a number of I/Os per second",
+                             ErrorCode::parse_error));
+      }
+      if (!(*extension.rate_iops >= access_specs::kMinWorkerRateIops &&
+            *extension.rate_iops <= access_specs::kMaxWorkerRateIops)) {
+        std::ostringstream limits;
+        limits << *extension.rate_iops << " I/Os per second is outside " << access_specs::kMinWorkerRateIops << " to "
+               << access_specs::kMaxWorkerRateIops;
+        return fail(cx.error(*value, "rate", limits.str(), ErrorCode::invalid_argument));
+      }
+    }
+    extensions.push_back(std::move(extension));
   }
 }
 
@@ -46,12 +82,14 @@ Result<void> apply_iomark_extensions(const ReaderContext& cx, const std::vector<
     const auto managers = plan.managers ? plan.managers->size() : 0;
     if (extension.manager < 1 || extension.manager > managers ||
         extension.worker < 1 || extension.worker > (*plan.managers)[extension.manager - 1].workers.size()) {
-      return fail(cx.error(extension.line, "Data reduction",
+      return fail(cx.error(extension.line, extension.reduction ? "Data reduction" : "Rate IOPS",
                            "names manager " + std::to_string(extension.manager) + ", worker " +
                                std::to_string(extension.worker) + ", which the manager list does not have",
                            ErrorCode::invalid_argument));
     }
-    (*plan.managers)[extension.manager - 1].workers[extension.worker - 1].data_reduction = extension.reduction;
+    auto& worker = (*plan.managers)[extension.manager - 1].workers[extension.worker - 1];
+    if (extension.reduction) worker.data_reduction = extension.reduction;
+    if (extension.rate_iops) worker.rate_iops = extension.rate_iops;
   }
   return {};
 }

@@ -30,13 +30,14 @@ struct ManagerList {
 
 [[nodiscard]] Result<ManagerList> read_manager_list(ReaderContext& cx);
 
-// One 'Data reduction line of the 'IOMARK EXTENSIONS section: 1-based manager and worker
-// positions in the manager list.
+// One line of the 'IOMARK EXTENSIONS section about a worker: 1-based manager and worker
+// positions in the manager list, and what it sets ('Data reduction or 'Rate IOPS).
 struct WorkerExtension {
   Line line;
   std::uint32_t manager{};
   std::uint32_t worker{};
-  access_specs::DataReduction reduction;
+  std::optional<access_specs::DataReduction> reduction{};
+  std::optional<double> rate_iops{};
 };
 
 [[nodiscard]] Result<std::vector<WorkerExtension>> read_iomark_extensions(ReaderContext& cx);

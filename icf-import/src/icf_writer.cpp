@@ -1,5 +1,7 @@
 // write_icf(): the file IOmeter 1.1.0's "Save" writes (docs/iometer-reference.md#icf-sections),
 // with LF line ends.
+#include <array>
+#include <charconv>
 #include <string>
 
 #include "iomark/icf/icf.hpp"
@@ -180,6 +182,13 @@ void write_managers(Writer& w, const std::vector<Manager>& managers) {
   w.line(format::kEndManagerList);
 }
 
+// The shortest text that reads back as the same double.
+std::string rate_text(double rate) {
+  std::array<char, 32> buffer{};
+  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), rate);
+  return error == std::errc{} ? std::string(buffer.data(), end) : std::to_string(rate);
+}
+
 // Only when a worker has something IOmeter cannot hold, so other plans stay byte for byte
 // what IOmeter writes.
 void write_iomark_extensions(Writer& w, const access_specs::TestPlan& plan) {
@@ -188,11 +197,14 @@ void write_iomark_extensions(Writer& w, const access_specs::TestPlan& plan) {
   for (std::size_t m = 0; m < plan.managers->size(); ++m) {
     const auto& workers = (*plan.managers)[m].workers;
     for (std::size_t i = 0; i < workers.size(); ++i) {
-      if (!workers[i].data_reduction) continue;
+      if (!workers[i].data_reduction && !workers[i].rate_iops) continue;
       if (!header_written) w.line(format::kIomarkExtensionsHeader);
       header_written = true;
-      w.pair(format::kDataReductionKey, std::to_string(m + 1) + "," + std::to_string(i + 1) + "," +
-                                            access_specs::to_string(*workers[i].data_reduction));
+      const std::string position = std::to_string(m + 1) + "," + std::to_string(i + 1) + ",";
+      if (workers[i].data_reduction) {
+        w.pair(format::kDataReductionKey, position + access_specs::to_string(*workers[i].data_reduction));
+      }
+      if (workers[i].rate_iops) w.pair(format::kRateKey, position + rate_text(*workers[i].rate_iops));
     }
   }
   if (header_written) w.line(format::kEndIomarkExtensions);

@@ -88,6 +88,7 @@ std::vector<std::string> RunBuilder::add_worker(ManagerWork& work, std::uint32_t
       .spec = worker.spec,
       .targets = {},
   };
+  assigned.rate_iops = worker.rate_iops;
   std::vector<std::string> prepared;
   for (const auto& target : targets) {
     const auto target_seed = seed(worker.fixed_seed);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/screenshots/disk-targets-data-reduction.png: the Disk Targets page of a worker whose
-# plan asks for compress:2,dedupe:3 (an .icf with an 'IOMARK EXTENSIONS section), under Xvfb.
+# plan asks for compress:2,dedupe:3 and a rate of 2500 I/Os per second (an .icf with an
+# 'IOMARK EXTENSIONS section), under Xvfb.
 #   tests/gui/data_reduction_screenshot.sh [BUILD_DIR]   (default build/release; needs iomark-gui)
 # Needs Xvfb, scrot and xdotool (screenshots.sh installs them).
 set -euo pipefail
@@ -15,6 +16,8 @@ cat >>"$work/plan.icf" <<'ICF'
 'IOMARK EXTENSIONS =============================================================
 'Data reduction,manager,worker,pattern
 	1,1,compress:2,dedupe:3
+'Rate IOPS,manager,worker,rate
+	1,1,2500
 'END iomark extensions
 Version 1.1.0
 ICF

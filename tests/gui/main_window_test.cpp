@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include "iomark/gui/access_specs_page.hpp"
+#include "iomark/gui/disk_targets_page.hpp"
 #include "iomark/gui/main_window.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/results_page.hpp"
@@ -215,6 +216,38 @@ TEST(MainWindow, ReportsWhatKeepsAPlanFromRunningInTheLogPane) {
   EXPECT_EQ(window.document().managers()[0].workers[1].assigned_specs->front(), "Database");
   window.remove_selected();
   EXPECT_EQ(window.document().managers()[0].workers.size(), 1U);
+}
+
+TEST(DiskTargetsPage, AWorkersRateIsTypedCheckedAndSavedWithThePlan) {
+  PlanDocument document;
+  const auto manager = document.ensure_manager("db1");
+  DiskTargetsPage page(document);
+  page.show_worker(manager, 0, std::nullopt);
+  auto* rate = page.findChild<QLineEdit*>(QStringLiteral("worker_rate_iops"));
+  ASSERT_NE(rate, nullptr);
+  EXPECT_TRUE(rate->text().isEmpty()) << "as fast as it can until a rate is typed";
+  const auto typed = [&](const QString& text) {
+    rate->setText(text);
+    emit rate->editingFinished();
+    return document.managers()[manager].workers[0].rate_iops;
+  };
+  EXPECT_EQ(typed(QStringLiteral("2500")), std::optional<double>(2500.0));
+  EXPECT_EQ(typed(QStringLiteral("fast")), std::optional<double>(2500.0)) << "refused, the plan unchanged";
+  EXPECT_EQ(typed(QStringLiteral("0.001")), std::optional<double>(2500.0)) << "below a worker's least rate";
+  EXPECT_EQ(typed(QStringLiteral("0.5")), std::optional<double>(0.5));
+
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const auto path = dir.filePath(QStringLiteral("rated.icf"));
+  ASSERT_TRUE(document.save(path));
+  PlanDocument reopened;
+  ASSERT_TRUE(reopened.open(path));
+  EXPECT_EQ(reopened.managers().at(0).workers.at(0).rate_iops, std::optional<double>(0.5));
+  DiskTargetsPage shown(reopened);
+  shown.show_worker(0, 0, std::nullopt);
+  EXPECT_EQ(shown.findChild<QLineEdit*>(QStringLiteral("worker_rate_iops"))->text(), QStringLiteral("0.5"));
+
+  EXPECT_EQ(typed(QString()), std::nullopt) << "emptied: as fast as it can again";
 }
 
 TEST(SpecEditorDialog, ChecksNameAndLinesAsTheyAreTyped) {

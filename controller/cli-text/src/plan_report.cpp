@@ -93,6 +93,7 @@ void describe_worker(const Worker& worker, std::string& out) {
     settings += ", data " + (worker.data_reduction ? access_specs::to_string(*worker.data_reduction) + " (IOmeter: " +
                                                        data_pattern_text(worker.data_pattern) + ")"
                                                  : data_pattern_text(worker.data_pattern));
+    if (worker.rate_iops) settings += ", rate " + cli_text::format_fixed(*worker.rate_iops, *worker.rate_iops < 10 ? 2 : 0) + " IOPS";
   } else if (!worker.local_network_interface.empty()) {
     settings += ", local interface " + worker.local_network_interface;
   }

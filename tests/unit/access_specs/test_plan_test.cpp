@@ -74,6 +74,24 @@ TEST(ValidatePlan, AcceptsTheSamplePlanAndAnEmptyPlan) {
   EXPECT_TRUE(validate(TestPlan{}));
 }
 
+TEST(ValidatePlan, ARateIsADiskWorkersWithinAWorkersLimits) {
+  auto plan = sample_plan();
+  auto& workers = (*plan.managers)[0].workers;
+  workers[0].rate_iops = 2500;
+  EXPECT_TRUE(validate(plan));
+  for (const double bad : {0.0, 0.001, 2e8, -5.0}) {
+    workers[0].rate_iops = bad;
+    const auto refused = validate(plan);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().field(), "rate_iops") << bad;
+  }
+  workers[0].rate_iops.reset();
+  workers[1].rate_iops = 100;  // the network worker
+  const auto network = validate(plan);
+  ASSERT_FALSE(network);
+  EXPECT_NE(network.error().message().find("only a disk worker"), std::string::npos) << network.error().describe();
+}
+
 TEST(ValidatePlan, ReportsTheInvalidSpecWithItsLine) {
   TestPlan plan = sample_plan();
   (*plan.access_specs)[1].lines[0].percent_reads = 120;

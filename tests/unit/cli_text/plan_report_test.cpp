@@ -60,6 +60,15 @@ TEST(DescribePlan, ShowsSpecLinesAndTopology) {
   EXPECT_TRUE(contains(text, "targets: sdb, /data [xfs]"));
 }
 
+TEST(DescribePlan, ShowsAWorkersRate) {
+  auto plan = sample_plan();
+  EXPECT_FALSE(contains(describe_plan(plan), "rate"));
+  (*plan.managers)[0].workers[0].rate_iops = 2500;
+  EXPECT_TRUE(contains(describe_plan(plan), ", rate 2500 IOPS")) << describe_plan(plan);
+  (*plan.managers)[0].workers[0].rate_iops = 0.25;
+  EXPECT_TRUE(contains(describe_plan(plan), ", rate 0.25 IOPS")) << describe_plan(plan);
+}
+
 TEST(DescribePlan, SaysSoWhenNothingIsThere) {
   EXPECT_EQ(describe_plan(TestPlan{}), "The plan is empty: no section was found.\n");
 }

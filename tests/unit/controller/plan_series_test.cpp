@@ -173,6 +173,35 @@ TEST(PlanSeries, APtsIopsTestRunsThePlansOneRunOverTheMatrixPreconditionedOnce) 
   EXPECT_NE(cycling.error().message().find("this series has 3"), std::string::npos) << cycling.error().message();
 }
 
+TEST(PlanSeries, AWorkersRateIsItsScheduleUnlessTheRequestSharesOneOverEveryWorker) {
+  FakeManager manager("db1", inventory_with_sdb_and_data());
+  auto rated = worker_on({"sdb"}, 1000);
+  rated.rate_iops = 2500;
+  auto unrated = worker_on({"sdb"}, 1000);
+  unrated.name = "Worker 2";
+  auto plan = plan_for({{1, "db1", "", {rated, unrated}}});
+  plan.setup->test_type = TestType::normal;
+  const auto series = plan_series(plan, {manager.link()}, {});
+  ASSERT_TRUE(series.has_value()) << series.error().describe();
+  const auto& workers = series->series.runs.at(0).managers.at(0).assignment.workers;
+  ASSERT_EQ(workers.size(), 2U);
+  EXPECT_DOUBLE_EQ(workers[0].rate_iops, 2500);
+  EXPECT_DOUBLE_EQ(workers[1].rate_iops, 0) << "as fast as it can";
+
+  PlanSeriesOptions shared;
+  shared.request.rate_iops = 1000;
+  const auto replaced = plan_series(plan, {manager.link()}, shared);
+  ASSERT_TRUE(replaced.has_value()) << replaced.error().describe();
+  for (const auto& worker : replaced->series.runs.at(0).managers.at(0).assignment.workers) {
+    EXPECT_DOUBLE_EQ(worker.rate_iops, 500) << "--rate-iops replaces the plan's rates";
+  }
+
+  plan.managers->at(0).workers[0].rate_iops = 1e9;
+  const auto refused = plan_series(plan, {manager.link()}, {});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message().find("outside 0.01 to"), std::string::npos) << refused.error().describe();
+}
+
 TEST(ParseManagerMap, NeedsBothSides) {
   EXPECT_EQ(parse_manager_map("old=new").value(), (std::pair<std::string, std::string>{"old", "new"}));
   EXPECT_FALSE(parse_manager_map("old").has_value());

@@ -106,5 +106,41 @@ TEST(IcfExtensions, BadLinesAreLocatedErrors) {
   EXPECT_EQ(later->plan, plan_with_reductions());
 }
 
+TEST(IcfExtensions, WorkerRatesRoundTripAndIometerSeesThePlanWithout) {
+  auto plan = plan_with_reductions();
+  (*plan.managers)[0].workers[1].rate_iops = 2500.0;
+  (*plan.managers)[1].workers[0].rate_iops = 0.25;
+  const auto text = write_icf(plan);
+  EXPECT_NE(text.find("'Rate IOPS,manager,worker,rate\n\t1,2,2500\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("'Rate IOPS,manager,worker,rate\n\t2,1,0.25\n"), std::string::npos) << text;
+  const auto read = read_icf(text, "plan.icf");
+  ASSERT_TRUE(read) << read.error().describe();
+  EXPECT_EQ(read->plan, plan);
+  EXPECT_TRUE(read->warnings.empty());
+
+  auto plain = without_reductions(plan);
+  for (auto& manager : *plain.managers) {
+    for (auto& worker : manager.workers) worker.rate_iops.reset();
+  }
+  EXPECT_EQ(without_section(text, "'IOMARK EXTENSIONS", "'END iomark extensions"), write_icf(plain));
+
+  auto replaced = [&](std::string_view from, std::string_view to) {
+    std::string changed = text;
+    changed.replace(changed.find(from), from.size(), to);
+    return changed;
+  };
+  const auto not_a_number = read_icf(replaced("\t1,2,2500", "\t1,2,fast"), "p.icf");
+  ASSERT_FALSE(not_a_number);
+  EXPECT_EQ(not_a_number.error().field(), "rate");
+  EXPECT_NE(not_a_number.error().location().line, 0U);
+  const auto no_such_worker = read_icf(replaced("\t1,2,2500", "\t1,9,2500"), "p.icf");
+  ASSERT_FALSE(no_such_worker);
+  EXPECT_EQ(no_such_worker.error().field(), "Rate IOPS");
+  const auto too_slow = read_icf(replaced("\t1,2,2500", "\t1,2,0.001"), "p.icf");
+  ASSERT_FALSE(too_slow) << "below a worker's least rate";
+  EXPECT_EQ(too_slow.error().field(), "rate");
+  EXPECT_NE(too_slow.error().message().find("outside 0.01 to"), std::string::npos) << too_slow.error().describe();
+}
+
 }  // namespace
 }  // namespace iomark::icf

@@ -17,6 +17,11 @@
 
 namespace iomark::access_specs {
 
+// A worker's rate (Worker::rate_iops, --rate-iops' share): beyond these, the schedule's period
+// (1e9 / rate ns) is either longer than any run or shorter than a clock reading.
+inline constexpr double kMinWorkerRateIops = 0.01;
+inline constexpr double kMaxWorkerRateIops = 1e8;
+
 enum class TestType : std::uint8_t {
   normal = 0,
   cycle_targets = 1,
@@ -147,6 +152,9 @@ struct Worker {
   // iomark's extension (an `.icf` extension line): when set, writes carry this and
   // data_pattern is only what IOmeter itself reads.
   std::optional<DataReduction> data_reduction;
+  // iomark's extension (an `.icf` extension line): a disk worker issuing this many I/Os per
+  // second on a schedule (docs/characterize.md#rate-control); unset: as fast as it can.
+  std::optional<double> rate_iops;
   std::string local_network_interface;              // network workers only
   std::optional<std::uint32_t> vi_outstanding_ios;  // VI workers only
   // Spec names in run order (duplicates allowed); nullopt = the file had no such block.

@@ -62,6 +62,7 @@ class DiskTargetsPage : public QWidget {
   QLineEdit* maximum_size_{};
   QLineEdit* starting_sector_{};
   QComboBox* data_pattern_{};
+  QLineEdit* rate_{};
   QLineEdit* test_file_size_{};
   QLabel* settings_error_{};
 };

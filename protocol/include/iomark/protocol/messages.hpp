@@ -67,14 +67,13 @@ inline constexpr std::size_t kMaxTargetCounters = 4096;
 inline constexpr std::uint32_t kMaxSectorBytes = 1U << 20;  // sector and block sizes: powers of 2
 inline constexpr std::size_t kMaxNetworkInterfaces = 256;
 inline constexpr std::size_t kPairSecretBytes = 32;
-// A worker's --rate-iops share: beyond these, the schedule's period (1e9 / rate ns) is either
-// longer than any run or shorter than a clock reading.
-inline constexpr double kMinWorkerRateIops = 0.01;
+// A worker's rate: access_specs' limits, one home for the plan, the flags and the wire.
+inline constexpr double kMinWorkerRateIops = access_specs::kMinWorkerRateIops;
 // A host's interrupts, packets, errors or retransmissions per second: far beyond any machine,
 // and low enough that their sums over any fleet stay figures a results file can hold (below
 // 1e15, results::kMaxFigure).
 inline constexpr double kMaxHostRatePerSecond = 1e11;
-inline constexpr double kMaxWorkerRateIops = 1e8;
+inline constexpr double kMaxWorkerRateIops = access_specs::kMaxWorkerRateIops;
 
 // ---- Session ------------------------------------------------------------------------
 

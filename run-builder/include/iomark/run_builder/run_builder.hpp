@@ -36,6 +36,7 @@ struct WorkerPlan {
   std::uint64_t starting_sector{0};
   bool verify{false};
   std::string verify_journal{};  // empty: next to each target
+  double rate_iops{};  // I/Os per second on a schedule (a plan's worker rate); 0: as fast as it can
 };
 
 // One disk target of a worker.
