@@ -6,6 +6,7 @@
 
 #include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/access_specs/worker_rate.hpp"
 #include "iomark/common/ascii.hpp"
 
 namespace iomark::access_specs {
@@ -222,11 +223,8 @@ Result<void> validate_worker(const Worker& worker, const std::string& manager_wh
     if (worker.type != WorkerType::disk) {
       return plan_error(ErrorCode::invalid_argument, who, "only a disk worker runs at a rate", "rate_iops");
     }
-    if (!(*worker.rate_iops >= kMinWorkerRateIops && *worker.rate_iops <= kMaxWorkerRateIops)) {
-      std::ostringstream limits;
-      limits << "a rate of " << *worker.rate_iops << " I/Os per second is outside " << kMinWorkerRateIops << " to "
-             << kMaxWorkerRateIops;
-      return plan_error(ErrorCode::invalid_argument, who, limits.str(), "rate_iops");
+    if (auto within = check_worker_rate(*worker.rate_iops); !within) {
+      return plan_error(ErrorCode::invalid_argument, who, within.error().message(), "rate_iops");
     }
   }
   if (worker.assigned_specs) {
@@ -350,6 +348,14 @@ std::string_view to_string(UpdateType type) noexcept {
 
 std::optional<UpdateType> parse_update_type(std::string_view literal) noexcept {
   return parse_literal(kUpdateTypes, literal);
+}
+
+Result<void> check_worker_rate(double rate_iops) {
+  if (rate_iops >= kMinWorkerRateIops && rate_iops <= kMaxWorkerRateIops) return {};
+  std::ostringstream limits;
+  limits << "a rate of " << rate_iops << " I/Os per second is outside " << kMinWorkerRateIops << " to "
+         << kMaxWorkerRateIops;
+  return fail(ErrorCode::invalid_argument, limits.str());
 }
 
 }  // namespace iomark::access_specs

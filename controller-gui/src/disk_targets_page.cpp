@@ -14,6 +14,7 @@
 #include <charconv>
 
 #include "iomark/access_specs/field_descriptors.hpp"
+#include "iomark/access_specs/worker_rate.hpp"
 #include "iomark/common/units.hpp"
 #include "iomark/gui/plan_document.hpp"
 #include "iomark/gui/targets_model.hpp"
@@ -47,11 +48,14 @@ Result<std::optional<double>> parse_rate(const QString& text, const std::string&
   if (trimmed.isEmpty()) return std::optional<double>{};
   bool number = false;
   const double rate = trimmed.toDouble(&number);
-  if (!number || !(rate >= access_specs::kMinWorkerRateIops && rate <= access_specs::kMaxWorkerRateIops)) {
+  if (!number) {
     return fail(Error(ErrorCode::invalid_argument, context + ": rate \"" + trimmed.toStdString() +
-                                                       "\" is not a number of I/Os per second from 0.01 to 1e8 "
-                                                       "(empty: as fast as the outstanding I/Os allow)")
+                                                       "\" is not a number of I/Os per second (empty: as fast as "
+                                                       "the outstanding I/Os allow)")
                     .in_field("rate_iops"));
+  }
+  if (auto within = access_specs::check_worker_rate(rate); !within) {
+    return fail(Error(ErrorCode::invalid_argument, context + ": " + within.error().message()).in_field("rate_iops"));
   }
   return std::optional<double>(rate);
 }

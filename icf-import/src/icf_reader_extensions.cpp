@@ -1,8 +1,8 @@
 // The 'IOMARK EXTENSIONS section: what iomark stores beside IOmeter's sections.
 #include <charconv>
 #include <cmath>
-#include <sstream>
 
+#include "iomark/access_specs/worker_rate.hpp"
 #include "icf_format.hpp"
 #include "icf_sections.hpp"
 #include "icf_text.hpp"
@@ -64,12 +64,8 @@ Result<std::vector<WorkerExtension>> read_iomark_extensions(ReaderContext& cx) {
         return fail(cx.error(*value, "rate", "\"" + std::string(rest) + "\" is not a number of I/Os per second",
                              ErrorCode::parse_error));
       }
-      if (!(*extension.rate_iops >= access_specs::kMinWorkerRateIops &&
-            *extension.rate_iops <= access_specs::kMaxWorkerRateIops)) {
-        std::ostringstream limits;
-        limits << *extension.rate_iops << " I/Os per second is outside " << access_specs::kMinWorkerRateIops << " to "
-               << access_specs::kMaxWorkerRateIops;
-        return fail(cx.error(*value, "rate", limits.str(), ErrorCode::invalid_argument));
+      if (auto within = access_specs::check_worker_rate(*extension.rate_iops); !within) {
+        return fail(cx.error(*value, "rate", within.error().message(), ErrorCode::invalid_argument));
       }
     }
     extensions.push_back(std::move(extension));
