@@ -91,12 +91,19 @@ std::vector<double> nice_ticks(double low, double high, std::size_t max_count) {
   const double first = std::floor(low / step + 1e-9);
   const double last = std::ceil(high / step - 1e-9);
   // At most count + 2 steps for any finite range; the guard keeps the loop bounded should
-  // rounding ever say otherwise.
-  if (!(step > 0) || !std::isfinite(first) || !std::isfinite(last) || !(last - first <= static_cast<double>(count) + 2)) {
+  // rounding ever say otherwise. Past 2^53 steps from zero (a range of a few units at 1e17)
+  // consecutive step numbers are no longer distinct doubles: the two ends then.
+  constexpr double kExactSteps = 0x1p53;
+  if (!(step > 0) || !(std::fabs(first) < kExactSteps) || !(std::fabs(last) < kExactSteps) ||
+      !(last - first <= static_cast<double>(count) + 2)) {
     return {low, high};
   }
   std::vector<double> ticks;
-  for (double n = first; n <= last; n += 1.0) ticks.push_back(n * step == 0.0 ? 0.0 : n * step);
+  const auto steps = static_cast<std::size_t>(last - first);
+  for (std::size_t i = 0; i <= steps; ++i) {
+    const double tick = (first + static_cast<double>(i)) * step;
+    ticks.push_back(tick == 0.0 ? 0.0 : tick);
+  }
   // Near the largest double the tick past `high` can round to infinity: the two ends then.
   if (ticks.size() < 2 || !std::isfinite(ticks.front()) || !std::isfinite(ticks.back())) return {low, high};
   return ticks;

@@ -41,7 +41,8 @@ TEST(NiceTicks, AnEmptyRangeIsWidened) {
 
 // Whatever nice_ticks is given, it returns at least two ordered, finite ticks, at most
 // max_count + 3, covering the finite part of the range; it once returned none for -inf (the
-// chart then read front() of an empty list) and looped for ever on a constant -1e17.
+// chart then read front() of an empty list) and looped for ever on a constant -1e17 and on a
+// range of a few units at 1e17, where adding 1 to a step number no longer changes it.
 TEST(NiceTicks, AnyInputGivesABoundedNonEmptyCover) {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -49,7 +50,7 @@ TEST(NiceTicks, AnyInputGivesABoundedNonEmptyCover) {
   const std::pair<double, double> ranges[] = {
       {-inf, 0},    {0, inf},     {-inf, inf}, {nan, nan},     {nan, 5},        {-1e17, -1e17}, {1e17, 1e17},
       {-max, max},  {max, max},   {-max, -max}, {0, max},      {-1e300, 1e300}, {10, 1},        {1e-320, 1e-320},
-      {-1e15, 1e15}, {0.1, 0.1000000001}, {4.9e-324, 1e-323}};
+      {-1e15, 1e15}, {0.1, 0.1000000001}, {4.9e-324, 1e-323}, {1e17, 1e17 + 32}, {-1e17 - 32, -1e17}};
   for (const auto& [low, high] : ranges) {
     for (const std::size_t count : {0UL, 1UL, 2UL, 6UL, 10UL}) {
       const auto ticks = nice_ticks(low, high, count);
