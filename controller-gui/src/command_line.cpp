@@ -45,8 +45,8 @@ Result<RunSettings> run_settings(const run_options::RunFlags& flags) {
   }
   settings.steady_state = request->steady_state;
   settings.find_max_iops = request->find_max_iops;
-  // The PTS IOPS test is preconditioned whatever the page's box says: --precondition sets the box.
-  if (flags.precondition) settings.precondition_passes = request->precondition_passes;
+  // The PTS IOPS test is preconditioned whatever the page's box says; either flag sets the box.
+  if (flags.precondition || flags.pts_iops) settings.precondition_passes = request->precondition_passes;
   settings.pts_iops = request->pts_iops;
   return settings;
 }

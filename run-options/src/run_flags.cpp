@@ -64,6 +64,22 @@ CLI::Validator parsed_by(Parse parse, std::string description = "") {
 
 // --block-sizes and --mixes: the part of PTS-E's matrix `iomark pts iops` (or the GUI's PTS
 // IOPS test) runs.
+// CLI11's needs() asks for every option named; this asks for any one of them. A check runs
+// once every argument is parsed, so the others' counts are known whatever the order.
+void needs_one_of(CLI::App& command, CLI::Option& option, std::vector<std::string> names) {
+  std::string wanted;
+  for (const auto& name : names) wanted += (wanted.empty() ? "" : " or ") + name;
+  option.check(CLI::Validator(
+      [&command, names = std::move(names), wanted](std::string&) -> std::string {
+        for (const auto& name : names) {
+          const auto* other = command.get_option_no_throw(name);
+          if (other != nullptr && other->count() > 0) return {};
+        }
+        return "needs " + wanted;
+      },
+      ""));
+}
+
 void add_pts_matrix_flags(CLI::App& command, RunFlags& flags) {
   command
       .add_option("--block-sizes", flags.pts_block_sizes, "The block sizes of each PTS round, in order (must hold 4K)")
@@ -215,12 +231,18 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
                        ->type_name("FIGURE")
                        ->check(parsed_by(access_specs::parse_steady_figure))
                        ->group(group(kTimingGroup));
-    command.add_option("--max-rounds", flags.max_rounds, "Rounds --steady-state runs at most")
-        ->type_name("N")
-        ->capture_default_str()
-        ->check(fixed_limits(kMinSteadyRounds, kMaxSteadyRounds))
-        ->needs(steady)
-        ->group(group(kTimingGroup));
+    auto* max_rounds = command.add_option("--max-rounds", flags.max_rounds, "Rounds --steady-state runs at most")
+                           ->type_name("N")
+                           ->capture_default_str()
+                           ->check(fixed_limits(kMinSteadyRounds, kMaxSteadyRounds))
+                           ->group(group(kTimingGroup));
+    // The GUI's PTS IOPS test runs in rounds of its own: there --pts-iops does as well.
+    if (front_end == FrontEnd::gui) {
+      max_rounds->description("Rounds --steady-state or --pts-iops runs at most");
+      needs_one_of(command, *max_rounds, {"--steady-state", "--pts-iops"});
+    } else {
+      max_rounds->needs(steady);
+    }
     command
         .add_option("--find-max-iops", flags.find_max_iops,
                     series ? "Search for the most IOPS whose latency stays within BOUND (avg, p99 or p99.9, e.g. "
@@ -267,12 +289,19 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
                                        "Write every target whole with 128 KiB sequential writes before its first "
                                        "run (SNIA's preconditioning), on every manager at once")
                              ->group(group(kTimingGroup));
-    command.add_option("--precondition-passes", flags.precondition_passes, "Times --precondition writes each target")
-        ->type_name("N")
-        ->capture_default_str()
-        ->check(fixed_limits(1, access_specs::kMaxPreconditionPasses))
-        ->needs(precondition)
-        ->group(group(kTimingGroup));
+    auto* passes = command
+                       .add_option("--precondition-passes", flags.precondition_passes,
+                                   "Times --precondition writes each target")
+                       ->type_name("N")
+                       ->capture_default_str()
+                       ->check(fixed_limits(1, access_specs::kMaxPreconditionPasses))
+                       ->group(group(kTimingGroup));
+    if (front_end == FrontEnd::gui) {
+      passes->description("Times --precondition (or --pts-iops) writes each target");
+      needs_one_of(command, *passes, {"--precondition", "--pts-iops"});
+    } else {
+      passes->needs(precondition);
+    }
   }
 
   const char* results_help = series || pts ? "IOmeter results.csv to append to (\"\" for none)"

@@ -100,7 +100,8 @@ TEST(GuiCommandLine, PreconditionPresetsTestSetupsPasses) {
   ASSERT_TRUE(two) << two.error().describe();
   EXPECT_EQ(two->precondition_passes, 2U) << "iomark run's default";
   EXPECT_THROW(parsed({"--precondition", "--precondition-passes", "0"}), CLI::ValidationError);
-  EXPECT_THROW(parsed({"--precondition-passes", "3"}), CLI::RequiresError) << "passes of no preconditioning";
+  EXPECT_THROW(parsed({"--precondition-passes", "3"}), CLI::ValidationError) << "passes of no preconditioning";
+  EXPECT_THROW(parsed({"--max-rounds", "9"}), CLI::ValidationError) << "rounds of no rounds";
 }
 
 TEST(GuiCommandLine, PtsIopsPresetsTestSetupsTestWithItsMatrixAndRounds) {
@@ -111,7 +112,7 @@ TEST(GuiCommandLine, PtsIopsPresetsTestSetupsTestWithItsMatrixAndRounds) {
   const access_specs::PtsIopsMatrix matrix{.read_percents = {100, 0}, .block_bytes = {4096, 8192}};
   EXPECT_EQ(settings->pts_iops, matrix);
   EXPECT_FALSE(settings->description.has_value()) << "the plan's description stays";
-  EXPECT_FALSE(settings->precondition_passes.has_value()) << "the test preconditions whatever the page's box says";
+  EXPECT_EQ(settings->precondition_passes, 2U) << "iomark pts iops' default passes";
   MainWindow window({});
   ASSERT_TRUE(window.open_plan(QString::fromStdString(kPlan)));
   const auto description = window.document().setup().description;
@@ -133,6 +134,16 @@ TEST(GuiCommandLine, PtsIopsPresetsTestSetupsTestWithItsMatrixAndRounds) {
   plain.apply(*whole);
   EXPECT_EQ(plain.test_setup_page().pts_iops().value_or(std::nullopt), std::optional(access_specs::PtsIopsMatrix{}));
   EXPECT_EQ(plain.test_setup_page().steady_state()->max_rounds, 25U);
+
+  // Its rounds and passes without --steady-state iops or --precondition: the test implies both.
+  const auto own = run_settings(parsed({"--max-rounds", "9", "--precondition-passes", "3", "--pts-iops"}).run);
+  ASSERT_TRUE(own) << own.error().describe();
+  EXPECT_EQ(own->steady_state.value_or(access_specs::SteadyStateRequest{}).max_rounds, 9U);
+  EXPECT_EQ(own->precondition_passes, 3U);
+  MainWindow preset({});
+  preset.apply(*own);
+  EXPECT_EQ(preset.test_setup_page().steady_state()->max_rounds, 9U);
+  EXPECT_EQ(preset.test_setup_page().precondition_passes(), 3U);
 }
 
 TEST(GuiCommandLine, PtsIopsIsRefusedWithASearchOrAnotherSteadyFigureOrWithoutItsCell) {
