@@ -80,6 +80,22 @@ void needs_one_of(CLI::App& command, CLI::Option& option, std::vector<std::strin
       ""));
 }
 
+CLI::Option* add_max_rounds(CLI::App& command, RunFlags& flags, std::string help) {
+  return command.add_option("--max-rounds", flags.max_rounds, std::move(help))
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(fixed_limits(kMinSteadyRounds, kMaxSteadyRounds))
+      ->group(group(kTimingGroup));
+}
+
+CLI::Option* add_precondition_passes(CLI::App& command, RunFlags& flags, std::string help) {
+  return command.add_option("--precondition-passes", flags.precondition_passes, std::move(help))
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(fixed_limits(1, access_specs::kMaxPreconditionPasses))
+      ->group(group(kTimingGroup));
+}
+
 void add_pts_matrix_flags(CLI::App& command, RunFlags& flags) {
   command
       .add_option("--block-sizes", flags.pts_block_sizes, "The block sizes of each PTS round, in order (must hold 4K)")
@@ -231,17 +247,12 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
                        ->type_name("FIGURE")
                        ->check(parsed_by(access_specs::parse_steady_figure))
                        ->group(group(kTimingGroup));
-    auto* max_rounds = command.add_option("--max-rounds", flags.max_rounds, "Rounds --steady-state runs at most")
-                           ->type_name("N")
-                           ->capture_default_str()
-                           ->check(fixed_limits(kMinSteadyRounds, kMaxSteadyRounds))
-                           ->group(group(kTimingGroup));
     // The GUI's PTS IOPS test runs in rounds of its own: there --pts-iops does as well.
     if (front_end == FrontEnd::gui) {
-      max_rounds->description("Rounds --steady-state or --pts-iops runs at most");
-      needs_one_of(command, *max_rounds, {"--steady-state", "--pts-iops"});
+      needs_one_of(command, *add_max_rounds(command, flags, "Rounds --steady-state or --pts-iops runs at most"),
+                   {"--steady-state", "--pts-iops"});
     } else {
-      max_rounds->needs(steady);
+      add_max_rounds(command, flags, "Rounds --steady-state runs at most")->needs(steady);
     }
     command
         .add_option("--find-max-iops", flags.find_max_iops,
@@ -254,18 +265,9 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
         ->group(group(kTimingGroup));
   }
   if (pts) {
-    command.add_option("--max-rounds", flags.max_rounds, "Rounds run at most while 4 KiB random writes are not steady")
-        ->type_name("N")
-        ->capture_default_str()
-        ->check(fixed_limits(kMinSteadyRounds, kMaxSteadyRounds))
-        ->group(group(kTimingGroup));
-    command
-        .add_option("--precondition-passes", flags.precondition_passes,
-                    "Times each target is written whole with 128 KiB sequential writes before the first round")
-        ->type_name("N")
-        ->capture_default_str()
-        ->check(fixed_limits(1, access_specs::kMaxPreconditionPasses))
-        ->group(group(kTimingGroup));
+    add_max_rounds(command, flags, "Rounds run at most while 4 KiB random writes are not steady");
+    add_precondition_passes(command, flags,
+                            "Times each target is written whole with 128 KiB sequential writes before the first round");
   }
   if (front_end == FrontEnd::gui) {
     command.add_flag("--pts-iops", flags.pts_iops,
@@ -289,18 +291,11 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
                                        "Write every target whole with 128 KiB sequential writes before its first "
                                        "run (SNIA's preconditioning), on every manager at once")
                              ->group(group(kTimingGroup));
-    auto* passes = command
-                       .add_option("--precondition-passes", flags.precondition_passes,
-                                   "Times --precondition writes each target")
-                       ->type_name("N")
-                       ->capture_default_str()
-                       ->check(fixed_limits(1, access_specs::kMaxPreconditionPasses))
-                       ->group(group(kTimingGroup));
     if (front_end == FrontEnd::gui) {
-      passes->description("Times --precondition (or --pts-iops) writes each target");
-      needs_one_of(command, *passes, {"--precondition", "--pts-iops"});
+      needs_one_of(command, *add_precondition_passes(command, flags, "Times --precondition (or --pts-iops) writes each target"),
+                   {"--precondition", "--pts-iops"});
     } else {
-      passes->needs(precondition);
+      add_precondition_passes(command, flags, "Times --precondition writes each target")->needs(precondition);
     }
   }
 
