@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <thread>
 
 #include "iomark/controller/network_pairing.hpp"
 #include "iomark/results/wall_clock.hpp"
@@ -17,6 +16,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
+// How often a manager that cannot be watched (a Dynamo, ArrivalSignal) is looked at.
 constexpr auto kPollEvery = 50ms;
 constexpr auto kLiveEvery = 1s;
 // Preparing a multi-terabyte test file can take hours; a hung agent is still caught by the
@@ -272,12 +272,30 @@ Result<RunDriver::PhaseEnd> RunDriver::wait(const RunPlan& plan, LivePhase phase
   figures_.preparing = {};
   // Checked before the loop too: a phase of 0 s must not hide a stop asked for earlier.
   if (stop_.stop_requested()) return PhaseEnd::stop_requested;
+  // The driver sleeps until a manager has something, the next live figures are due or the
+  // phase ends; only managers that cannot say so are looked at every kPollEvery.
+  std::vector<bool> in_plan(links_.size(), false);
+  std::vector<std::size_t> unwatched;
+  for (const auto& manager : plan.managers) {
+    in_plan[manager.manager] = true;
+    if (!links_[manager.manager]->watch(arrivals_, manager.manager)) unwatched.push_back(manager.manager);
+  }
+  const std::stop_callback wake_on_stop(stop_, [this] { arrivals_->interrupt(); });
+  const auto take_in = [&](std::size_t manager) -> Result<void> {
+    if (auto polled = links_[manager]->poll(push_handler(manager)); !polled) return fail(polled.error());
+    return {};
+  };
   while (Clock::now() < end) {
     if (stop_.stop_requested()) return PhaseEnd::stop_requested;
-    for (const auto& manager : plan.managers) {
-      if (auto polled = links_[manager.manager]->poll(push_handler(manager.manager)); !polled) {
-        return fail(polled.error());
-      }
+    auto until = std::min(end, next_live);
+    if (!unwatched.empty()) until = std::min(until, Clock::now() + kPollEvery);
+    // A manager outside this run keeps what it sent in its connection until it is in one.
+    for (const auto manager : arrivals_->wait_until(until)) {
+      if (manager >= in_plan.size() || !in_plan[manager]) continue;
+      if (auto taken = take_in(manager); !taken) return fail(taken.error());
+    }
+    for (const auto manager : unwatched) {
+      if (auto taken = take_in(manager); !taken) return fail(taken.error());
     }
     if (Clock::now() >= next_live) {
       next_live += kLiveEvery;
@@ -293,7 +311,6 @@ Result<RunDriver::PhaseEnd> RunDriver::wait(const RunPlan& plan, LivePhase phase
       observer_.live(figures_);
       if (auto flushed = recorder_.flush_samples(); !flushed) return fail(flushed.error());
     }
-    std::this_thread::sleep_for(std::min<Clock::duration>(kPollEvery, end - Clock::now()));
   }
   return PhaseEnd::elapsed;
 }

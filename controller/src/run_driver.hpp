@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <stop_token>
 #include <string_view>
@@ -69,6 +70,8 @@ class RunDriver {
   SeriesObserver& observer_;
   ResultsRecorder& recorder_;
   std::stop_token stop_;
+  // Wakes wait() when a watched manager has something; a stop request interrupts it.
+  std::shared_ptr<protocol::ArrivalSignal> arrivals_ = std::make_shared<protocol::ArrivalSignal>();
   LiveFigures figures_;
   LiveAggregate live_;
   const RunPlan* run_plan_{};

@@ -47,6 +47,8 @@ class ScriptedConnection final : public protocol::Connection {
   [[nodiscard]] Result<void> send(protocol::Envelope envelope) override;
   // The next envelope of the list; then io_error ("the peer closed"), and closed.
   [[nodiscard]] Result<protocol::Envelope> receive(Nanoseconds timeout) override;
+  // False: its owner polls it, on its one thread.
+  [[nodiscard]] bool watch(std::shared_ptr<protocol::ArrivalSignal>, std::size_t) override { return false; }
   void close(std::string reason) override;
   [[nodiscard]] bool is_open() const noexcept override { return !closed_; }
 

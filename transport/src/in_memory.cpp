@@ -47,6 +47,7 @@ class Link {
       }
       to.inbox_bytes += frame->size();
       to.inbox.push_back(std::move(*frame));
+      tell_watcher_locked(other);
     }
     changed_.notify_all();
     return {};
@@ -87,6 +88,14 @@ class Link {
     changed_.notify_all();
   }
 
+  void watch(int side, std::shared_ptr<protocol::ArrivalSignal> signal, std::size_t source) {
+    std::lock_guard lock(mutex_);
+    auto& end = ends_[side];
+    end.watcher = std::move(signal);
+    end.watch_source = source;
+    if (!end.inbox.empty() || end.error) tell_watcher_locked(side);
+  }
+
   [[nodiscard]] bool is_open(int side) const noexcept {
     std::lock_guard lock(mutex_);
     return !ends_[side].error;
@@ -98,7 +107,14 @@ class Link {
     std::size_t inbox_bytes{0};
     protocol::FrameDecoder decoder;
     std::optional<Error> error;  // set once this end is closed
+    std::shared_ptr<protocol::ArrivalSignal> watcher;  // told of inbox and error, with watch_source
+    std::size_t watch_source{0};
   };
+
+  void tell_watcher_locked(int side) {
+    const auto& end = ends_[side];
+    if (end.watcher) end.watcher->notify(end.watch_source);
+  }
 
   // A local close: this end drops what it did not read; the other end reads what it got,
   // then learns that the peer closed.
@@ -108,6 +124,7 @@ class Link {
     end.error = std::move(error);
     end.inbox.clear();
     end.inbox_bytes = 0;
+    tell_watcher_locked(side);
     close_other_locked(side);
   }
 
@@ -115,6 +132,7 @@ class Link {
     auto& other = ends_[1 - side];
     if (!other.error) {
       other.error = Error(ErrorCode::io_error, peers_[1 - side].describe() + ": the peer closed the connection");
+      tell_watcher_locked(1 - side);
     }
   }
 
@@ -134,6 +152,10 @@ class InMemoryConnection final : public protocol::Connection {
   [[nodiscard]] Result<void> send(protocol::Envelope envelope) override { return link_->send(side_, envelope); }
   [[nodiscard]] Result<protocol::Envelope> receive(Nanoseconds timeout) override {
     return link_->receive(side_, timeout);
+  }
+  [[nodiscard]] bool watch(std::shared_ptr<protocol::ArrivalSignal> signal, std::size_t source) override {
+    link_->watch(side_, std::move(signal), source);
+    return true;
   }
   void close(std::string reason) override { link_->close(side_, reason); }
   [[nodiscard]] bool is_open() const noexcept override { return link_->is_open(side_); }

@@ -21,6 +21,10 @@ class TcpConnection final : public protocol::Connection {
   [[nodiscard]] const protocol::PeerInfo& peer() const noexcept override { return session_->peer(); }
   [[nodiscard]] Result<void> send(protocol::Envelope envelope) override { return session_->send(envelope); }
   [[nodiscard]] Result<protocol::Envelope> receive(Nanoseconds timeout) override { return session_->receive(timeout); }
+  [[nodiscard]] bool watch(std::shared_ptr<protocol::ArrivalSignal> signal, std::size_t source) override {
+    session_->watch(std::move(signal), source);
+    return true;
+  }
   void close(std::string reason) override { session_->close(reason); }
   [[nodiscard]] bool is_open() const noexcept override { return session_->is_open(); }
 

@@ -74,6 +74,13 @@ Result<protocol::Envelope> TcpSession::receive(Nanoseconds timeout) {
   return fail(ErrorCode::timed_out, peer_.describe() + ": nothing received within " + format_duration(timeout));
 }
 
+void TcpSession::watch(std::shared_ptr<protocol::ArrivalSignal> signal, std::size_t source) {
+  std::lock_guard lock(mutex_);
+  watcher_ = std::move(signal);
+  watch_source_ = source;
+  if (watcher_ && (!inbound_.empty() || closed_)) watcher_->notify(watch_source_);
+}
+
 void TcpSession::close(const std::string& reason) {
   {
     std::lock_guard lock(mutex_);
@@ -229,6 +236,7 @@ void TcpSession::deliver(protocol::Envelope envelope) {
     inbound_.push_back(Inbound{std::move(envelope), unattributed_bytes_});
     inbound_bytes_ += unattributed_bytes_;
     unattributed_bytes_ = 0;
+    if (watcher_) watcher_->notify(watch_source_);
   }
   changed_.notify_all();
 }
@@ -369,6 +377,7 @@ bool TcpSession::mark_closed_locked(Error error, CloseKind kind) {
   if (closed_) return false;
   closed_ = true;
   close_error_ = std::move(error);
+  if (watcher_) watcher_->notify(watch_source_);
   if (kind == CloseKind::local) {
     inbound_.clear();
     inbound_bytes_ = 0;

@@ -60,6 +60,8 @@ class TcpSession : public std::enable_shared_from_this<TcpSession> {
 
   [[nodiscard]] Result<void> send(const protocol::Envelope& envelope);
   [[nodiscard]] Result<protocol::Envelope> receive(Nanoseconds timeout);
+  // Connection::watch: deliveries and the close notify `signal` with `source`.
+  void watch(std::shared_ptr<protocol::ArrivalSignal> signal, std::size_t source);
   // Before establishment the session is aborted (its DoneHandler gets the reason).
   void close(const std::string& reason);
   [[nodiscard]] bool is_open() const noexcept;
@@ -173,6 +175,8 @@ class TcpSession : public std::enable_shared_from_this<TcpSession> {
   std::deque<std::vector<std::byte>> outbound_;
   std::size_t outbound_bytes_{0};  // queued and in flight
   bool writing_{false};            // a write_next() is running or posted
+  std::shared_ptr<protocol::ArrivalSignal> watcher_;  // told of inbound_ and closed_, with watch_source_
+  std::size_t watch_source_{0};
   bool socket_done_{false};
 };
 

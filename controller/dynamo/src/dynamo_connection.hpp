@@ -49,6 +49,8 @@ class DynamoConnection final : public protocol::Connection {
   [[nodiscard]] const protocol::PeerInfo& peer() const noexcept override { return peer_; }
   [[nodiscard]] Result<void> send(protocol::Envelope envelope) override;
   [[nodiscard]] Result<protocol::Envelope> receive(Nanoseconds timeout) override;
+  // False: nothing arrives unasked; receive() itself asks Dynamo for its figures when due.
+  [[nodiscard]] bool watch(std::shared_ptr<protocol::ArrivalSignal>, std::size_t) override { return false; }
   // Sends EXIT MANAGER (Dynamo terminates), then closes.
   void close(std::string reason = "closed locally") override;
   [[nodiscard]] bool is_open() const noexcept override;

@@ -2,19 +2,25 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stop_token>
+#include <thread>
 
 #include "iomark/access_specs/builtin_specs.hpp"
+#include "iomark/agent/agent_service.hpp"
 #include "iomark/controller/embedded_agent.hpp"
 #include "iomark/controller/manager_registry.hpp"
 #include "iomark/controller/quick_series.hpp"
 #include "iomark/results/csv_reader.hpp"
 #include "iomark/results/results_json.hpp"
 #include "iomark/steady_state/steady_state.hpp"
+#include "iomark/targets/safety_policy.hpp"
+#include "iomark/protocol/handshake.hpp"
+#include "iomark/transport/in_memory.hpp"
 #include "scratch_dir.hpp"
 
 namespace iomark::controller {
@@ -77,6 +83,72 @@ TEST_F(SeriesRunnerTest, RecordsEveryRunAndEverySample) {
 
   auto read = results::read_results_csv(read_all(csv), csv.string());
   ASSERT_TRUE(read) << read.error().describe();
+}
+
+// The controller end of a link, counting the polls (receives that do not wait) made on it.
+class CountingConnection final : public protocol::Connection {
+ public:
+  explicit CountingConnection(std::unique_ptr<protocol::Connection> inner) : inner_(std::move(inner)) {}
+  [[nodiscard]] const protocol::PeerInfo& peer() const noexcept override { return inner_->peer(); }
+  [[nodiscard]] Result<void> send(protocol::Envelope envelope) override { return inner_->send(std::move(envelope)); }
+  [[nodiscard]] Result<protocol::Envelope> receive(Nanoseconds timeout) override {
+    if (timeout <= Nanoseconds(0)) polls_->fetch_add(1);
+    return inner_->receive(timeout);
+  }
+  [[nodiscard]] bool watch(std::shared_ptr<protocol::ArrivalSignal> signal, std::size_t source) override {
+    return inner_->watch(std::move(signal), source);
+  }
+  void close(std::string reason) override { inner_->close(std::move(reason)); }
+  [[nodiscard]] bool is_open() const noexcept override { return inner_->is_open(); }
+  [[nodiscard]] std::shared_ptr<std::atomic<std::uint64_t>> polls() const { return polls_; }
+
+ private:
+  std::unique_ptr<protocol::Connection> inner_;
+  std::shared_ptr<std::atomic<std::uint64_t>> polls_ = std::make_shared<std::atomic<std::uint64_t>>(0);
+};
+
+// While runs record, the controller sleeps until the agent sends something (a sample a
+// second here), instead of looking at the connection every 50 ms: about 80 looks over the
+// series' 4 s of recording.
+TEST(RunDriverWaiting, AnAgentIsLookedAtWhenItSendsSomethingNotOnATimer) {
+  TempDir dir;
+  const auto hello = [](protocol::Role role) {
+    return protocol::make_hello(role, "iomark test", "counted", "", protocol::AuthMode::none);
+  };
+  auto pair = transport::make_in_memory_pair(hello(protocol::Role::agent), hello(protocol::Role::controller));
+  ASSERT_TRUE(pair) << pair.error().describe();
+  const std::vector<std::string> allowed{dir.path().string()};
+  auto policy = targets::SafetyPolicy::create(allowed, targets::Destructive::refuse,
+                                              targets::MissingPath::allow_new_file);
+  ASSERT_TRUE(policy) << policy.error().describe();
+  agent::AgentService service(agent::AgentServiceOptions{std::move(*policy), std::chrono::seconds(1), "counted"});
+  std::jthread agent([&service, &pair](std::stop_token stop) { (void)service.serve(*pair->agent_end, stop); });
+  auto counted = std::make_unique<CountingConnection>(std::move(pair->controller_end));
+  const auto polls = counted->polls();
+  ManagerEvents no_events;
+  ManagerRegistry registry{RegistryOptions{std::nullopt, "test", "iomark test"}, no_events};
+  ASSERT_TRUE(registry.adopt(std::move(counted)));
+
+  access_specs::RunRequest options;
+  options.targets = {dir.path().string()};
+  options.spec = *access_specs::spec_from_name_or_line("4K random read", "");
+  options.outstanding_ios = {1, 4};
+  options.run_time_s = 2;
+  options.engine = "null";
+  options.test_file_bytes = 1 << 20;
+  auto series = quick_series(options, registry.links());
+  ASSERT_TRUE(series) << series.error().describe();
+  SeriesObserver observer;
+  ResultsRecorder recorder("", "");
+  const auto outcome = run_series(registry.links(), *series, observer, recorder);
+  ASSERT_FALSE(outcome.error) << outcome.error->describe();
+  ASSERT_EQ(outcome.runs.size(), 2U);
+  EXPECT_GE(outcome.samples_received, 2U);
+  // Each arrival is two looks (the frame, then "none waiting"); a few more for replies that
+  // their requests took in first.
+  EXPECT_LE(polls->load(), 4 * outcome.samples_received + 12) << outcome.samples_received << " samples";
+  registry.remove(0);
+  pair->agent_end->close("test over");
 }
 
 TEST_F(SeriesRunnerTest, WithoutATimeSeriesPathNoSideFileIsWritten) {

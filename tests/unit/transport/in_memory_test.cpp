@@ -93,6 +93,25 @@ TEST(InMemory, ClosingOneEndDeliversWhatWasSentThenFailsTheOther) {
   EXPECT_FALSE(pair->controller_end->send(numbered(3)).has_value());
 }
 
+// A watched end tells its signal of what waits already, of each frame sent to it and of the
+// close; a frame it sends itself is the other end's news, not its own.
+TEST(InMemory, AWatchedEndSignalsFramesAndTheClose) {
+  auto pair = make_in_memory_pair(agent_hello(), controller_hello());
+  ASSERT_TRUE(pair.has_value());
+  const auto soon = [] { return protocol::ArrivalSignal::Clock::now() + 20ms; };
+  ASSERT_TRUE(pair->agent_end->send(numbered(1)).has_value());
+  auto signal = std::make_shared<protocol::ArrivalSignal>();
+  ASSERT_TRUE(pair->controller_end->watch(signal, 5));
+  EXPECT_EQ(signal->wait_until(soon()), (std::vector<std::size_t>{5})) << "a frame was waiting";
+  ASSERT_TRUE(pair->controller_end->receive(kWait).has_value());
+  ASSERT_TRUE(pair->controller_end->send(numbered(2)).has_value());
+  EXPECT_TRUE(signal->wait_until(soon()).empty());
+  ASSERT_TRUE(pair->agent_end->send(numbered(3)).has_value());
+  EXPECT_EQ(signal->wait_until(soon()), (std::vector<std::size_t>{5}));
+  pair->agent_end->close("agent stopping");
+  EXPECT_EQ(signal->wait_until(soon()), (std::vector<std::size_t>{5})) << "the close";
+}
+
 TEST(InMemory, DestroyingAnEndWakesAPendingReceive) {
   auto pair = make_in_memory_pair(agent_hello(), controller_hello());
   ASSERT_TRUE(pair.has_value());

@@ -102,6 +102,32 @@ TEST(TcpConnection, IdleConnectionsExchangeHeartbeatsThatReceiveNeverReturns) {
   EXPECT_TRUE(accepted.connection->is_open());
 }
 
+// A watched connection signals frames and the peer's going, never a heartbeat: an idle
+// agent does not wake the controller that waits on it.
+TEST(TcpConnection, AWatchedConnectionSignalsFramesAndThePeersGoingButNotHeartbeats) {
+  auto listener = listen_on_loopback(controller_config(std::nullopt));
+  ASSERT_TRUE(listener);
+  auto raw = RawPeer::connect("127.0.0.1", listener->port());
+  ASSERT_TRUE(raw && raw->handshake_insecure_agent("raw"));
+  auto accepted = accept_connection(*listener);
+  ASSERT_TRUE(accepted.connection);
+  auto signal = std::make_shared<protocol::ArrivalSignal>();
+  ASSERT_TRUE(accepted.connection->watch(signal, 7));
+
+  ASSERT_TRUE(raw->send_envelope(protocol::Envelope{.message = protocol::Heartbeat{1}}));
+  ASSERT_TRUE(raw->send_envelope(protocol::Envelope{.message = protocol::Heartbeat{2}}));
+  EXPECT_TRUE(signal->wait_until(Clock::now() + 300ms).empty()) << "woken by heartbeats";
+  ASSERT_TRUE(raw->send_envelope(numbered(42)));
+  EXPECT_EQ(signal->wait_until(Clock::now() + kWait), (std::vector<std::size_t>{7}));
+  auto got = accepted.connection->receive(0ns);
+  ASSERT_TRUE(got.has_value()) << got.error().message();
+  EXPECT_EQ(*got, numbered(42));
+
+  raw.reset();
+  EXPECT_EQ(signal->wait_until(Clock::now() + kWait), (std::vector<std::size_t>{7})) << "the peer's going";
+  EXPECT_FALSE(accepted.connection->receive(0ns).has_value());
+}
+
 TEST(TcpConnection, ARawPeerThatGoesSilentIsDeclaredDead) {
   auto listening = controller_config(std::nullopt);
   listening.dead_peer_deadline = 1s;

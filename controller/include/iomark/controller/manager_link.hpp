@@ -57,6 +57,10 @@ class ManagerLink {
   // it only on the thread that drives this link).
   [[nodiscard]] Result<void> refresh_inventory(Nanoseconds timeout, const PushHandler& on_push = {});
 
+  // Connection::watch: `signal` hears of this manager (as `source`) when it has something.
+  [[nodiscard]] bool watch(std::shared_ptr<protocol::ArrivalSignal> signal, std::size_t source) {
+    return connection_->watch(std::move(signal), source);
+  }
   void close(std::string reason) { connection_->close(std::move(reason)); }
   [[nodiscard]] bool is_open() const noexcept { return connection_->is_open(); }
 

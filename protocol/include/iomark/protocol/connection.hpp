@@ -23,6 +23,7 @@
 
 #include "iomark/common/result.hpp"
 #include "iomark/common/units.hpp"
+#include "iomark/protocol/arrival_signal.hpp"
 #include "iomark/protocol/messages.hpp"
 
 namespace iomark::protocol {
@@ -64,6 +65,11 @@ class Connection {
   // open); ErrorCode::io_error once the connection is closed, naming the peer and the reason.
   [[nodiscard]] virtual Result<Envelope> receive(Nanoseconds timeout) = 0;
 
+  // Has `signal` notified with `source` whenever an envelope arrives or the connection
+  // closes, and at once when one is waiting or it is closed already; replaces an earlier
+  // watch. False where the connection cannot tell, because its traffic happens inside
+  // receive() (a Dynamo's): poll that one with receive(0) instead.
+  [[nodiscard]] virtual bool watch(std::shared_ptr<ArrivalSignal> signal, std::size_t source) = 0;
   // Closes; pending and later calls fail. Idempotent. `reason` appears in their errors.
   virtual void close(std::string reason = "closed locally") = 0;
   [[nodiscard]] virtual bool is_open() const noexcept = 0;
