@@ -37,18 +37,24 @@ std::size_t count_of(const std::string& text, std::string_view what) {
   return count;
 }
 
+// Two 2-second runs (QD 1, then 4) of 4K random reads on the null engine, in `dir`.
+access_specs::RunRequest two_short_runs(const fs::path& dir) {
+  access_specs::RunRequest options;
+  options.targets = {dir.string()};
+  options.spec = *access_specs::spec_from_name_or_line("4K random read", "");
+  options.outstanding_ios = {1, 4};
+  options.run_time_s = 2;
+  options.engine = "null";
+  options.test_file_bytes = 1 << 20;
+  return options;
+}
+
 // Two 2-second runs on the embedded agent's null engine, recorded to all three files.
 class SeriesRunnerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(add_embedded_agent(registry_, {dir_.path().string()}));
-    access_specs::RunRequest options;
-    options.targets = {dir_.path().string()};
-    options.spec = *access_specs::spec_from_name_or_line("4K random read", "");
-    options.outstanding_ios = {1, 4};
-    options.run_time_s = 2;
-    options.engine = "null";
-    options.test_file_bytes = 1 << 20;
+    auto options = two_short_runs(dir_.path());
     options.description = "series runner test";
     auto series = quick_series(options, registry_.links());
     ASSERT_TRUE(series) << series.error().describe();
@@ -129,14 +135,7 @@ TEST(RunDriverWaiting, AnAgentIsLookedAtWhenItSendsSomethingNotOnATimer) {
   ManagerRegistry registry{RegistryOptions{std::nullopt, "test", "iomark test"}, no_events};
   ASSERT_TRUE(registry.adopt(std::move(counted)));
 
-  access_specs::RunRequest options;
-  options.targets = {dir.path().string()};
-  options.spec = *access_specs::spec_from_name_or_line("4K random read", "");
-  options.outstanding_ios = {1, 4};
-  options.run_time_s = 2;
-  options.engine = "null";
-  options.test_file_bytes = 1 << 20;
-  auto series = quick_series(options, registry.links());
+  auto series = quick_series(two_short_runs(dir.path()), registry.links());
   ASSERT_TRUE(series) << series.error().describe();
   SeriesObserver observer;
   ResultsRecorder recorder("", "");

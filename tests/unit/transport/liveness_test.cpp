@@ -19,6 +19,28 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
+// A raw peer logged in as agent `name` without a key, and the listener's end of it; the
+// members from the failed step on are empty (with a test failure) when a step fails.
+struct RawLogin {
+  std::unique_ptr<Listener> listener;
+  std::unique_ptr<RawPeer> raw;
+  std::unique_ptr<protocol::Connection> accepted;
+};
+
+RawLogin raw_login(const std::string& name, SessionConfig listening = controller_config(std::nullopt)) {
+  RawLogin login;
+  login.listener = listen_on_loopback(std::move(listening));
+  if (!login.listener) return login;
+  login.raw = RawPeer::connect("127.0.0.1", login.listener->port());
+  if (!login.raw || !login.raw->handshake_insecure_agent(name)) {
+    ADD_FAILURE() << "the raw peer did not log in";
+    login.raw.reset();
+    return login;
+  }
+  login.accepted = accept_connection(*login.listener).connection;
+  return login;
+}
+
 TEST(TcpConnection, ManyFramesBothWaysArriveInOrder) {
   auto pair = connect_pair(controller_config(key_of('k')), agent_config(key_of('k')));
   ASSERT_TRUE(pair.dialed && pair.accepted);
@@ -72,17 +94,13 @@ TEST(TcpConnection, FramesAboveTheHandshakeLimitPassOnceAuthenticated) {
 TEST(TcpConnection, IdleConnectionsExchangeHeartbeatsThatReceiveNeverReturns) {
   auto listening = controller_config(std::nullopt);
   listening.heartbeat_interval = 50ms;
-  auto listener = listen_on_loopback(listening);
-  ASSERT_TRUE(listener);
-  auto raw = RawPeer::connect("127.0.0.1", listener->port());
-  ASSERT_TRUE(raw && raw->handshake_insecure_agent("raw"));
-  auto accepted = accept_connection(*listener);
-  ASSERT_TRUE(accepted.connection);
+  auto login = raw_login("raw", listening);
+  ASSERT_TRUE(login.accepted);
 
   // The raw peer sees heartbeats with increasing sequence numbers...
   std::uint64_t previous = 0;
   for (int i = 0; i < 3; ++i) {
-    auto envelope = raw->read_envelope();
+    auto envelope = login.raw->read_envelope();
     ASSERT_TRUE(envelope.has_value());
     const auto* heartbeat = std::get_if<protocol::Heartbeat>(&envelope->message);
     ASSERT_NE(heartbeat, nullptr) << protocol::message_name(envelope->message);
@@ -90,63 +108,55 @@ TEST(TcpConnection, IdleConnectionsExchangeHeartbeatsThatReceiveNeverReturns) {
     previous = heartbeat->sequence;
   }
   // ...and the heartbeats it sends are consumed inside: receive() only sees the Ack.
-  ASSERT_TRUE(raw->send_envelope(protocol::Envelope{.message = protocol::Heartbeat{1}}));
-  ASSERT_TRUE(raw->send_envelope(protocol::Envelope{.message = protocol::Heartbeat{2}}));
-  ASSERT_TRUE(raw->send_envelope(numbered(42)));
-  auto got = accepted.connection->receive(kWait);
+  ASSERT_TRUE(login.raw->send_envelope(protocol::Envelope{.message = protocol::Heartbeat{1}}));
+  ASSERT_TRUE(login.raw->send_envelope(protocol::Envelope{.message = protocol::Heartbeat{2}}));
+  ASSERT_TRUE(login.raw->send_envelope(numbered(42)));
+  auto got = login.accepted->receive(kWait);
   ASSERT_TRUE(got.has_value()) << got.error().message();
   EXPECT_EQ(*got, numbered(42));
-  const auto nothing = accepted.connection->receive(0ns);
+  const auto nothing = login.accepted->receive(0ns);
   ASSERT_FALSE(nothing.has_value());
   EXPECT_EQ(nothing.error().code(), ErrorCode::timed_out);
-  EXPECT_TRUE(accepted.connection->is_open());
+  EXPECT_TRUE(login.accepted->is_open());
 }
 
 // A watched connection signals frames and the peer's going, never a heartbeat: an idle
 // agent does not wake the controller that waits on it.
 TEST(TcpConnection, AWatchedConnectionSignalsFramesAndThePeersGoingButNotHeartbeats) {
-  auto listener = listen_on_loopback(controller_config(std::nullopt));
-  ASSERT_TRUE(listener);
-  auto raw = RawPeer::connect("127.0.0.1", listener->port());
-  ASSERT_TRUE(raw && raw->handshake_insecure_agent("raw"));
-  auto accepted = accept_connection(*listener);
-  ASSERT_TRUE(accepted.connection);
+  auto login = raw_login("raw");
+  ASSERT_TRUE(login.accepted);
   auto signal = std::make_shared<protocol::ArrivalSignal>();
-  ASSERT_TRUE(accepted.connection->watch(signal, 7));
+  ASSERT_TRUE(login.accepted->watch(signal, 7));
 
-  ASSERT_TRUE(raw->send_envelope(protocol::Envelope{.message = protocol::Heartbeat{1}}));
-  ASSERT_TRUE(raw->send_envelope(protocol::Envelope{.message = protocol::Heartbeat{2}}));
+  ASSERT_TRUE(login.raw->send_envelope(protocol::Envelope{.message = protocol::Heartbeat{1}}));
+  ASSERT_TRUE(login.raw->send_envelope(protocol::Envelope{.message = protocol::Heartbeat{2}}));
   EXPECT_TRUE(signal->wait_until(Clock::now() + 300ms).empty()) << "woken by heartbeats";
-  ASSERT_TRUE(raw->send_envelope(numbered(42)));
+  ASSERT_TRUE(login.raw->send_envelope(numbered(42)));
   EXPECT_EQ(signal->wait_until(Clock::now() + kWait), (std::vector<std::size_t>{7}));
-  auto got = accepted.connection->receive(0ns);
+  auto got = login.accepted->receive(0ns);
   ASSERT_TRUE(got.has_value()) << got.error().message();
   EXPECT_EQ(*got, numbered(42));
 
-  raw.reset();
+  login.raw.reset();
   EXPECT_EQ(signal->wait_until(Clock::now() + kWait), (std::vector<std::size_t>{7})) << "the peer's going";
-  EXPECT_FALSE(accepted.connection->receive(0ns).has_value());
+  EXPECT_FALSE(login.accepted->receive(0ns).has_value());
 }
 
 TEST(TcpConnection, ARawPeerThatGoesSilentIsDeclaredDead) {
   auto listening = controller_config(std::nullopt);
   listening.dead_peer_deadline = 1s;
-  auto listener = listen_on_loopback(listening);
-  ASSERT_TRUE(listener);
-  auto raw = RawPeer::connect("127.0.0.1", listener->port());
-  ASSERT_TRUE(raw && raw->handshake_insecure_agent("quiet"));
-  auto accepted = accept_connection(*listener);
-  ASSERT_TRUE(accepted.connection);
+  auto login = raw_login("quiet", listening);
+  ASSERT_TRUE(login.accepted);
 
   const auto start = Clock::now();
-  auto got = accepted.connection->receive(kWait);  // the raw peer never sends a heartbeat
+  auto got = login.accepted->receive(kWait);  // the raw peer never sends a heartbeat
   ASSERT_FALSE(got.has_value());
   EXPECT_LT(Clock::now() - start, kWait);
   EXPECT_EQ(got.error().code(), ErrorCode::io_error);
   EXPECT_TRUE(contains(got.error().message(), "agent 'quiet' (127.0.0.1:")) << got.error().message();
   EXPECT_TRUE(contains(got.error().message(), "silent for")) << got.error().message();
-  EXPECT_FALSE(accepted.connection->is_open());
-  EXPECT_TRUE(raw->wait_for_close());
+  EXPECT_FALSE(login.accepted->is_open());
+  EXPECT_TRUE(login.raw->wait_for_close());
 }
 
 TEST(TcpConnection, ADialerThatStopsSendingHeartbeatsIsDeclaredDead) {
@@ -258,26 +268,22 @@ TEST(TcpConnection, CloseWakesAPendingReceiveWithTheReason) {
 }
 
 TEST(TcpConnection, AFrameThatBreaksTheProtocolClosesWithANamedErrorSentToThePeer) {
-  auto listener = listen_on_loopback(controller_config(std::nullopt));
-  ASSERT_TRUE(listener);
-  auto raw = RawPeer::connect("127.0.0.1", listener->port());
-  ASSERT_TRUE(raw && raw->handshake_insecure_agent("broken"));
-  auto accepted = accept_connection(*listener);
-  ASSERT_TRUE(accepted.connection);
-  ASSERT_TRUE(raw->send_envelope(numbered(1)));
-  ASSERT_TRUE(raw->send_text("IOMX and then some"));
+  auto login = raw_login("broken");
+  ASSERT_TRUE(login.accepted);
+  ASSERT_TRUE(login.raw->send_envelope(numbered(1)));
+  ASSERT_TRUE(login.raw->send_text("IOMX and then some"));
 
-  auto first = accepted.connection->receive(kWait);
+  auto first = login.accepted->receive(kWait);
   ASSERT_TRUE(first.has_value()) << first.error().message();
   EXPECT_EQ(*first, numbered(1));
-  auto broken = accepted.connection->receive(kWait);
+  auto broken = login.accepted->receive(kWait);
   ASSERT_FALSE(broken.has_value());
   EXPECT_EQ(broken.error().code(), ErrorCode::io_error);
   EXPECT_TRUE(contains(broken.error().message(), "protocol violation: bad magic")) << broken.error().message();
 
   // The raw peer was told why before the close.
   std::optional<protocol::ErrorReport> report;
-  while (auto envelope = raw->read_envelope()) {
+  while (auto envelope = login.raw->read_envelope()) {
     if (auto* error = std::get_if<protocol::ErrorReport>(&envelope->message)) report = *error;
   }
   ASSERT_TRUE(report.has_value());
