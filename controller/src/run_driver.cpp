@@ -287,13 +287,8 @@ Result<RunDriver::PhaseEnd> RunDriver::wait(const RunPlan& plan, LivePhase phase
   };
   while (Clock::now() < end) {
     if (stop_.stop_requested()) return PhaseEnd::stop_requested;
-    auto until = std::min(end, next_live);
-    if (!unwatched.empty()) until = std::min(until, Clock::now() + kPollEvery);
-    // A manager outside this run keeps what it sent in its connection until it is in one.
-    for (const auto manager : arrivals_->wait_until(until)) {
-      if (manager >= in_plan.size() || !in_plan[manager]) continue;
-      if (auto taken = take_in(manager); !taken) return fail(taken.error());
-    }
+    // Looked at first and then every kPollEvery, as before the wait: a Dynamo reports what
+    // it is asked for when it is asked, so its conversation has the same cadence in every run.
     for (const auto manager : unwatched) {
       if (auto taken = take_in(manager); !taken) return fail(taken.error());
     }
@@ -310,6 +305,12 @@ Result<RunDriver::PhaseEnd> RunDriver::wait(const RunPlan& plan, LivePhase phase
       if (observer_.wants_snapshot()) figures_.snapshot = snapshot(plan);
       observer_.live(figures_);
       if (auto flushed = recorder_.flush_samples(); !flushed) return fail(flushed.error());
+    }
+    const auto until = unwatched.empty() ? std::min(end, next_live) : std::min(end, Clock::now() + kPollEvery);
+    // A manager outside this run keeps what it sent in its connection until it is in one.
+    for (const auto manager : arrivals_->wait_until(until)) {
+      if (manager >= in_plan.size() || !in_plan[manager]) continue;
+      if (auto taken = take_in(manager); !taken) return fail(taken.error());
     }
   }
   return PhaseEnd::elapsed;
