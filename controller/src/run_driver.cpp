@@ -19,6 +19,10 @@ using namespace std::chrono_literals;
 // How often a manager that cannot be watched (a Dynamo, ArrivalSignal) is looked at.
 constexpr auto kPollEvery = 50ms;
 constexpr auto kLiveEvery = 1s;
+// The wait for live figures runs this far past their moment while every manager is watched:
+// agents send their samples on the second from BeginIo, about when the figures are due, and
+// a sample arriving meanwhile ends the wait, so the figures go out with it.
+constexpr auto kLiveGrace = 200ms;
 // Preparing a multi-terabyte test file can take hours; a hung agent is still caught by the
 // connection's dead-peer deadline.
 constexpr auto kPrepareTimeout = std::chrono::hours(48);
@@ -306,7 +310,8 @@ Result<RunDriver::PhaseEnd> RunDriver::wait(const RunPlan& plan, LivePhase phase
       observer_.live(figures_);
       if (auto flushed = recorder_.flush_samples(); !flushed) return fail(flushed.error());
     }
-    const auto until = unwatched.empty() ? std::min(end, next_live) : std::min(end, Clock::now() + kPollEvery);
+    const auto until =
+        unwatched.empty() ? std::min(end, next_live + kLiveGrace) : std::min(end, Clock::now() + kPollEvery);
     // A manager outside this run keeps what it sent in its connection until it is in one.
     for (const auto manager : arrivals_->wait_until(until)) {
       if (manager >= in_plan.size() || !in_plan[manager]) continue;
