@@ -285,10 +285,7 @@ Result<RunDriver::PhaseEnd> RunDriver::wait(const RunPlan& plan, LivePhase phase
     if (!links_[manager.manager]->watch(arrivals_, manager.manager)) unwatched.push_back(manager.manager);
   }
   const std::stop_callback wake_on_stop(stop_, [this] { arrivals_->interrupt(); });
-  const auto take_in = [&](std::size_t manager) -> Result<void> {
-    if (auto polled = links_[manager]->poll(push_handler(manager)); !polled) return fail(polled.error());
-    return {};
-  };
+  const auto take_in = [this](std::size_t manager) { return links_[manager]->poll(push_handler(manager)); };
   while (Clock::now() < end) {
     if (stop_.stop_requested()) return PhaseEnd::stop_requested;
     // Looked at first and then every kPollEvery, as before the wait: a Dynamo reports what
