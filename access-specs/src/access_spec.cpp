@@ -95,6 +95,12 @@ Result<std::uint32_t> parse_field(std::string_view raw, std::size_t position, co
 
 }  // namespace
 
+bool writes(const AccessSpec& spec) noexcept {
+  return std::any_of(spec.lines.begin(), spec.lines.end(), [](const AccessSpecLine& line) {
+    return line.percent_of_size != 0 && (line.percent_reads < 100 || line.reply_bytes != 0);
+  });
+}
+
 Result<void> validate(const AccessSpec& spec) {
   const std::string who = "spec '" + spec.name + "'";
   if (auto named = check_name(spec.name, who); !named) return named;

@@ -313,6 +313,7 @@ void to_wire(const PrepareTarget& target, pb::PrepareTarget& wire) {
   write_data_to_wire(target.data_pattern, target.data_reduction, wire);
   wire.set_seed(target.seed);
   wire.set_precondition_passes(target.precondition_passes);
+  if (target.precondition_spec) to_wire(*target.precondition_spec, *wire.mutable_precondition_spec());
 }
 
 PrepareTarget from_wire(const pb::PrepareTarget& wire, Checker& check, const FieldPath& path) {
@@ -323,6 +324,16 @@ PrepareTarget from_wire(const pb::PrepareTarget& wire, Checker& check, const Fie
   target.precondition_passes = wire.precondition_passes();
   check.path(target.path, path / "path");
   check.in_range(target.precondition_passes, 0, access_specs::kMaxPreconditionPasses, path / "precondition_passes");
+  if (wire.has_precondition_spec()) {
+    target.precondition_spec = from_wire(wire.precondition_spec(), check, path / "precondition_spec");
+    if (check.ok() && target.precondition_passes == 0) {
+      check.fail(ErrorCode::invalid_argument, path / "precondition_spec", "given without preconditioning passes");
+    }
+    if (check.ok() && !access_specs::writes(*target.precondition_spec)) {
+      check.fail(ErrorCode::invalid_argument, path / "precondition_spec",
+                 "spec '" + target.precondition_spec->name + "' only reads: it would write nothing");
+    }
+  }
   write_data_from_wire(wire, check, path, target.data_pattern, target.data_reduction);
   return target;
 }

@@ -29,6 +29,27 @@ constexpr std::chrono::milliseconds kIdlePoll{200};
 constexpr std::chrono::milliseconds kProgressEvery{500};
 constexpr std::uint32_t kPrepareSector = 512;
 
+// The preconditioning a PrepareTarget asks for: 128 KiB sequential writes from one stream, or
+// its spec's writes (each line weighted by its share of the writes: % of size x % writes;
+// delays, bursts and replies have no place in filling a device) from several.
+targets::PreconditionOptions precondition_options(const protocol::PrepareTarget& target) {
+  targets::PreconditionOptions options{.passes = target.precondition_passes,
+                                       .seed = target.seed,
+                                       .caching = targets::Caching::direct_or_buffered};
+  if (!target.precondition_spec) return options;
+  options.writes.clear();
+  for (const auto& line : target.precondition_spec->lines) {
+    const std::uint32_t weight = line.percent_of_size * (100 - line.percent_reads);
+    if (weight == 0) continue;
+    options.writes.push_back({.block_bytes = line.size_bytes,
+                              .weight = weight,
+                              .percent_random = line.percent_random,
+                              .align_bytes = line.align_bytes});
+  }
+  options.streams = kPreconditionSpecStreams;
+  return options;
+}
+
 Error sendable(const Error& error) {
   return Error(error.code(), sendable_text(error.message(), protocol::kMaxTextBytes))
       .in_field(sendable_text(error.field(), protocol::kMaxPathBytes))
@@ -147,8 +168,8 @@ class Session {
                                                   target_content_key(target.path), 0);
       if (!filler) return refuse(request, filler.error());
       observer_.preparing(target.path, Bytes(0));
-      const auto preconditioned = targets::precondition_target(
-          written_path, {.passes = target.precondition_passes, .caching = targets::Caching::direct_or_buffered}, options_.policy, *filler, progress, cancel.get_token());
+      const auto preconditioned = targets::precondition_target(written_path, precondition_options(target), options_.policy,
+                                                               *filler, progress, cancel.get_token());
       if (!preconditioned) return refuse(request, preconditioned.error());
       if (preconditioned->cancelled) return;
       observer_.prepared(target.path);

@@ -69,12 +69,6 @@ Result<std::unique_ptr<engine::IoEngine>> engine_for(const RunAssignment& assign
   return std::move(best->engine);
 }
 
-bool writes(const access_specs::AccessSpec& spec) {
-  return std::any_of(spec.lines.begin(), spec.lines.end(), [](const access_specs::AccessSpecLine& line) {
-    return line.percent_of_size != 0 && (line.percent_reads < 100 || line.reply_bytes != 0);
-  });
-}
-
 // The shared --verify state of an opened target, made by the first worker that drives it.
 Result<std::shared_ptr<VerifiedTarget>> verified_target(
     const targets::SafetyPolicy& policy, const WorkerAssignment& worker, const TargetAssignment& target,
@@ -197,7 +191,7 @@ Result<std::unique_ptr<RunSession>> RunSession::prepare(const RunAssignment& ass
         auto verify = verified_target(policy, worker, target, *opened, verified, session->verify_notes_);
         if (!verify) return fail(in_worker(worker, verify.error()));
         options.targets.back().verify = std::move(*verify);
-      } else if (writes(worker.spec)) {
+      } else if (access_specs::writes(worker.spec)) {
         // Writing without headers makes a journal beside the target wrong: drop it, say so.
         // Outside the write scope there is nothing of ours to remove.
         const auto stale_journal = opened->info().path + std::string(targets::kJournalSuffix);

@@ -197,6 +197,20 @@ TEST(Hostile, RunControlFields) {
       {
           {"prepare_targets.targets", kRange, [](PrepareTargets& m) { m.targets.clear(); }},
           {"prepare_targets.targets[0].path", kRange, [](PrepareTargets& m) { m.targets[0].path.clear(); }},
+          {"prepare_targets.targets[0].precondition_spec", kRange,
+           [](PrepareTargets& m) {
+             m.targets[0].precondition_spec = access_specs::AccessSpec{"w", {}, {{4096, 100, 0, 100, 0, 1, 0, 0}}};
+           }},
+          {"prepare_targets.targets[0].precondition_spec", kRange,
+           [](PrepareTargets& m) {
+             m.targets[0].precondition_passes = 1;
+             m.targets[0].precondition_spec = access_specs::AccessSpec{"r", {}, {{4096, 100, 100, 100, 0, 1, 0, 0}}};
+           }},
+          {"prepare_targets.targets[0].precondition_spec.percent_of_size", kRule,
+           [](PrepareTargets& m) {
+             m.targets[0].precondition_passes = 1;
+             m.targets[0].precondition_spec = access_specs::AccessSpec{"w", {}, {{4096, 50, 0, 100, 0, 1, 0, 0}}};
+           }},
       });
   expect_rejections<PrepareProgress>(
       PrepareProgress{"/data/iobw.tst", 5, 10},

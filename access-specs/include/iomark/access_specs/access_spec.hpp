@@ -53,6 +53,10 @@ struct AccessSpec {
 // "spec 'X': '% of size' totals 90, must be 100"; field() is the descriptor key.
 [[nodiscard]] Result<void> validate(const AccessSpec& spec);
 
+// Whether any line of `spec` that is ever chosen (a share of the size) writes: '% reads'
+// below 100, or a reply to its reads.
+[[nodiscard]] bool writes(const AccessSpec& spec) noexcept;
+
 // Parses one `size,%size,%read,%random,delay,burst,align,reply` line (the CLI's
 // --spec-line and the ICF's data lines share this grammar). Blanks around fields are
 // ignored and one trailing comma is tolerated (results.csv writes it). Fields of unit bytes

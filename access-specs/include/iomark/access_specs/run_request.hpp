@@ -88,6 +88,9 @@ struct RunRequest {
   // --precondition: each target written whole this many times before its first run
   // (docs/characterize.md#preconditioning); 0: not at all.
   std::uint32_t precondition_passes{0};
+  // --precondition-spec: the name of the plan's or a built-in spec whose writes make the
+  // passes; empty: 128 KiB sequential writes.
+  std::string precondition_spec{};
   // `iomark pts iops`: one run per cell of the matrix (pts_iops_specs' order) in place of `spec`.
   std::optional<PtsIopsMatrix> pts_iops{};
 };

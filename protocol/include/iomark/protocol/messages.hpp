@@ -325,6 +325,9 @@ struct PrepareTarget {
   // target (a directory's test file) is written whole this many times with 128 KiB
   // sequential writes; 0: not at all; at most access_specs::kMaxPreconditionPasses.
   std::uint32_t precondition_passes{};
+  // --precondition-spec: the passes are made of this spec's writes instead (its reads left
+  // out); only with passes, and only a spec that writes.
+  std::optional<access_specs::AccessSpec> precondition_spec{};
   friend bool operator==(const PrepareTarget&, const PrepareTarget&) = default;
 };
 
