@@ -47,6 +47,7 @@ Result<RunSettings> run_settings(const run_options::RunFlags& flags) {
   settings.find_max_iops = request->find_max_iops;
   // The PTS IOPS test is preconditioned whatever the page's box says; either flag sets the box.
   if (flags.precondition || flags.pts_iops) settings.precondition_passes = request->precondition_passes;
+  if (!request->precondition_spec.empty()) settings.precondition_spec = request->precondition_spec;
   settings.pts_iops = request->pts_iops;
   return settings;
 }

@@ -427,6 +427,7 @@ void MainWindow::start() {
                      .steady_state = setup_page_->steady_state(),
                      .find_max_iops = setup_page_->find_max_iops(),
                      .precondition_passes = setup_page_->precondition_passes(),
+                     .precondition_spec = setup_page_->precondition_spec(),
                      .pts_iops = *pts_iops};
   auto planned = controller::plan_series(document_->plan(), session_->links(), options);
   if (!planned) {
@@ -459,6 +460,7 @@ void MainWindow::apply(const RunSettings& settings) {
   if (settings.results_csv) setup_page_->set_results_file(QString::fromStdString(*settings.results_csv));
   if (settings.test_file_bytes) targets_page_->set_test_file_bytes(*settings.test_file_bytes);
   if (settings.precondition_passes) setup_page_->set_precondition_passes(*settings.precondition_passes);
+  if (settings.precondition_spec) setup_page_->set_precondition_spec(*settings.precondition_spec);
   if (settings.pts_iops) {
     setup_page_->set_pts_iops(settings.pts_iops, settings.steady_state.value_or(access_specs::SteadyStateRequest{}).max_rounds);
   } else if (settings.steady_state) {

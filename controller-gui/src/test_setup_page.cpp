@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/access_specs/field_descriptors.hpp"
 #include "iomark/access_specs/pts_iops.hpp"
 #include "iomark/history/history.hpp"
@@ -106,6 +107,7 @@ QString bound_text(const access_specs::LatencyBound& bound) {
 }
 
 constexpr std::uint32_t kDefaultPreconditionPasses = 2;  // `iomark run --precondition`'s
+constexpr const char* kSequentialPrecondition = QT_TRANSLATE_NOOP("TestSetupPage", "128 KiB sequential writes");
 
 // "1M", "128K", "512": a block size as --block-sizes takes it.
 std::string block_size_flag_text(std::uint64_t bytes) {
@@ -217,6 +219,29 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
   precondition_passes_->setSuffix(tr(" passes"));
   precondition_passes_->setToolTip(tr("Times each target is written whole (iomark run --precondition-passes)"));
   precondition_passes_->setEnabled(false);
+  // Editable: a plan's own spec is named by typing it, as --precondition-spec takes it.
+  precondition_spec_ = new QComboBox;
+  precondition_spec_->setObjectName(QStringLiteral("precondition_spec"));
+  precondition_spec_->setEditable(true);
+  precondition_spec_->setInsertPolicy(QComboBox::NoInsert);
+  precondition_spec_->addItem(tr(kSequentialPrecondition));
+  for (const auto list : {access_specs::storage_pattern_specs(), access_specs::iometer_default_specs()}) {
+    for (const auto& spec : list) {
+      if (access_specs::writes(spec)) precondition_spec_->addItem(QString::fromStdString(spec.name));
+    }
+  }
+  precondition_spec_->setToolTip(tr("What the passes are made of: 128 KiB sequential writes, or the writes of an access "
+                                    "specification, the plan's or a built-in one, from 16 streams at once (iomark run "
+                                    "--precondition-spec)"));
+  precondition_spec_->setEnabled(false);
+  auto* precondition_row = new QWidget;
+  auto* precondition_layout = new QHBoxLayout(precondition_row);
+  precondition_layout->setContentsMargins(0, 0, 0, 0);
+  precondition_layout->addWidget(precondition_passes_);
+  auto* precondition_with = new QLabel(tr("i&n"));
+  precondition_with->setBuddy(precondition_spec_);
+  precondition_layout->addWidget(precondition_with);
+  precondition_layout->addWidget(precondition_spec_, 1);
 
   const access_specs::PtsIopsMatrix pts_default;
   pts_ = new QCheckBox(tr("Run the plan's one run as SNIA's PTS I&OPS test"));
@@ -267,7 +292,7 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
   form->addRow(tr("Stead&y state"), steady_figure_);
   form->addRow(tr("Ma&x rounds"), max_rounds_);
   form->addRow(search_, search_bound_);
-  form->addRow(precondition_, precondition_passes_);
+  form->addRow(precondition_, precondition_row);
   form->addRow(tr("Record results"), record_);
   form->addRow(tr("Append to results file"), results_row);
   form->addRow(tr("Record runs in history"), history_database_);
@@ -324,9 +349,11 @@ TestSetupPage::TestSetupPage(PlanDocument& document, QWidget* parent) : QWidget(
   });
   connect(precondition_, &QCheckBox::toggled, this, [this](bool on) {
     precondition_passes_->setEnabled(on);
+    precondition_spec_->setEnabled(on);
     refresh_preview();
   });
   connect(precondition_passes_, &QSpinBox::valueChanged, this, &TestSetupPage::refresh_preview);
+  connect(precondition_spec_, &QComboBox::currentTextChanged, this, &TestSetupPage::refresh_preview);
   connect(pts_, &QCheckBox::toggled, this, [this](bool on) {
     apply_pts_locks(on);
     show_pts_error();
@@ -423,6 +450,16 @@ void TestSetupPage::set_precondition_passes(std::uint32_t passes) {
   } else {
     precondition_->setChecked(passes > 0);
   }
+}
+
+std::string TestSetupPage::precondition_spec() const {
+  const QString text = precondition_spec_->currentText().trimmed();
+  if (precondition_passes() == 0 || text.isEmpty() || text == tr(kSequentialPrecondition)) return {};
+  return text.toStdString();
+}
+
+void TestSetupPage::set_precondition_spec(const std::string& name) {
+  precondition_spec_->setCurrentText(name.empty() ? tr(kSequentialPrecondition) : QString::fromStdString(name));
 }
 
 Result<access_specs::PtsIopsMatrix> TestSetupPage::typed_pts_matrix() const {
@@ -557,7 +594,11 @@ void TestSetupPage::refresh_preview() {
   // Said last, whatever runs: preconditioning comes before it all.
   const auto preconditioned =
       passes == 0 ? QString()
-                  : tr(" Every target is preconditioned first: written whole %1.").arg(count_text(passes, "time"));
+                  : tr(" Every target is preconditioned first: written whole %1%2.")
+                        .arg(count_text(passes, "time"),
+                             precondition_spec().empty()
+                                 ? QString()
+                                 : tr(" in the writes of '%1'").arg(QString::fromStdString(precondition_spec())));
   if (const auto matrix = pts_iops(); !matrix || *matrix) {
     if (rows->size() != 1) {
       preview_summary_->setText(tr("The PTS IOPS test runs the plan's one run over its matrix, and this plan makes %1: "

@@ -328,7 +328,9 @@ Result<PlanSeries> plan_series(const TestPlan& plan, const std::vector<ManagerLi
   }
   if (auto matrix = plan_pts_iops(options.request, series); !matrix) return fail(matrix.error());
   series.steady_state = steady_state_rounds(options.request, series.runs);
-  plan_preconditioning(options.request, links, series);
+  if (auto preconditioning = plan_preconditioning(options.request, links, series); !preconditioning) {
+    return fail(preconditioning.error());
+  }
   auto search = max_iops_search_plan(options.request, series.runs);
   if (!search) return fail(search.error());
   series.max_iops_search = *search;

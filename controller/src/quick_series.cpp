@@ -111,7 +111,9 @@ Result<SeriesPlan> quick_series(const access_specs::RunRequest& request, const s
   }
   if (auto matrix = plan_pts_iops(request, series); !matrix) return fail(matrix.error());
   series.steady_state = steady_state_rounds(request, series.runs);
-  plan_preconditioning(request, links, series);
+  if (auto preconditioning = plan_preconditioning(request, links, series); !preconditioning) {
+    return fail(preconditioning.error());
+  }
   auto search = max_iops_search_plan(request, series.runs);
   if (!search) return fail(search.error());
   series.max_iops_search = *search;

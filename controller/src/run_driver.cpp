@@ -223,7 +223,10 @@ Result<void> RunDriver::prepare(const RunPlan& plan) {
     const auto& manager = *files[position];
     observer_.preparing(links_[manager.manager]->peer().describe(), position, files.size());
     auto targets = manager.prepare;
-    for (auto& target : targets) target.precondition_passes = 0;
+    for (auto& target : targets) {
+      target.precondition_passes = 0;
+      target.precondition_spec.reset();
+    }
     auto id = links_[manager.manager]->send(protocol::PrepareTargets{std::move(targets)});
     if (!id) return fail(id.error());
     if (auto done = await_prepared(manager, *id); !done) return done;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "iomark/access_specs/builtin_specs.hpp"
 #include "iomark/common/precondition_block.hpp"
 #include "iomark/controller/network_pairing.hpp"
 #include "iomark/results/max_iops_curve.hpp"
@@ -111,13 +112,37 @@ Result<void> plan_pts_iops(const access_specs::RunRequest& request, SeriesPlan& 
   return {};
 }
 
-void plan_preconditioning(const access_specs::RunRequest& request, const std::vector<ManagerLink*>& links,
-                          SeriesPlan& series) {
-  if (request.precondition_passes == 0) return;
-  const auto writes = [](const protocol::WorkerAssignment& worker) {
-    return std::any_of(worker.spec.lines.begin(), worker.spec.lines.end(),
-                       [](const access_specs::AccessSpecLine& line) { return line.percent_reads < 100; });
-  };
+namespace {
+
+// --precondition-spec's spec: the series' own of that name first (a plan's), then a built-in.
+Result<access_specs::AccessSpec> precondition_spec(std::string_view name, const SeriesPlan& series) {
+  for (const auto& run : series.runs) {
+    for (const auto& spec : run.info.specs) {
+      if (spec.name == name) return spec;
+    }
+  }
+  if (const auto* builtin = access_specs::find_builtin_spec(name)) return *builtin;
+  return fail(Error(ErrorCode::invalid_argument, "no access spec named '" + std::string(name) +
+                                                     "' in the plan or among the built-in ones (iomark specs)")
+                  .in_field("--precondition-spec"));
+}
+
+}  // namespace
+
+Result<void> plan_preconditioning(const access_specs::RunRequest& request, const std::vector<ManagerLink*>& links,
+                                  SeriesPlan& series) {
+  if (request.precondition_passes == 0) return {};
+  std::optional<access_specs::AccessSpec> spec;
+  if (!request.precondition_spec.empty()) {
+    auto named = precondition_spec(request.precondition_spec, series);
+    if (!named) return fail(named.error());
+    if (!access_specs::writes(*named)) {
+      return fail(Error(ErrorCode::invalid_argument, "'" + named->name + "' only reads: it would write nothing")
+                      .in_field("--precondition-spec"));
+    }
+    spec = std::move(*named);
+  }
+  const auto writes = [](const protocol::WorkerAssignment& worker) { return access_specs::writes(worker.spec); };
   bool any_writes = false;
   for (const auto& run : series.runs) {
     for (const auto& manager : run.managers) {
@@ -128,18 +153,21 @@ void plan_preconditioning(const access_specs::RunRequest& request, const std::ve
     series.notices.push_back(
         "--precondition skipped: every access spec of the series only reads, and preconditioning writes every "
         "target whole");
-    return;
+    return {};
   }
-  results::PreconditionRecord record{
-      .passes = request.precondition_passes, .block_bytes = kPreconditionBlockBytes, .targets = {}};
+  results::PreconditionRecord record{.passes = request.precondition_passes,
+                                     .block_bytes = spec ? 0 : kPreconditionBlockBytes,
+                                     .targets = {},
+                                     .spec = spec};
   for (auto& run : series.runs) {
-    run_builder::precondition(run.managers, request.precondition_passes);
+    run_builder::precondition(run.managers, request.precondition_passes, spec);
     for (const auto& manager : run.managers) {
       const std::string name = manager.manager < links.size() ? links[manager.manager]->name() : std::string("?");
       for (const auto& prepare : manager.prepare) record.targets.push_back(name + ": " + prepare.path);
     }
   }
   series.precondition = std::move(record);
+  return {};
 }
 
 results::PtsIopsTable pts_iops_table(const SeriesOutcome& outcome, const results::PtsIopsRecord& pts) {

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "iomark/access_specs/pts_iops.hpp"
+#include "iomark/results/precondition_writes.hpp"
 #include "iomark/common/ascii.hpp"
 #include "iomark/results/max_iops_curve.hpp"
 #include "iomark/results/steady_state_lines.hpp"
@@ -426,7 +427,7 @@ PreconditionView precondition_view(const ReportSource& source) {
   const std::size_t targets = record.targets.size();
   return {source.name,
           "Preconditioned: every target written whole " + times_text(record.passes) + " in " +
-              access_specs::pts_block_text(record.block_bytes) + " sequential writes before the first run (" +
+              results::precondition_writes_text(record) + " before the first run (" +
               std::to_string(targets) + (targets == 1 ? " target)" : " targets)"),
           record.targets};
 }

@@ -648,7 +648,13 @@ PreconditionRecord read_precondition(Decoder& d, const Json& json, const std::st
   record.passes = d.u32(json, "passes", path);
   if (record.passes == 0) d.fail_at(path + ".passes", "must not be 0");
   record.block_bytes = d.u64(json, "block_bytes", path);
-  if (record.block_bytes == 0) d.fail_at(path + ".block_bytes", "must not be 0");
+  // A spec's writes or 128 KiB sequential ones, never both nor neither.
+  if (const Json* spec = d.nullable(json, "spec")) {
+    record.spec = read_spec(d, *spec, path + ".spec");
+    if (record.block_bytes != 0) d.fail_at(path + ".block_bytes", "must be 0 with a spec");
+  } else if (record.block_bytes == 0) {
+    d.fail_at(path + ".block_bytes", "must not be 0");
+  }
   if (const auto* targets = d.array(json, "targets", path)) {
     for (std::size_t t = 0; t < targets->size(); ++t) {
       if (!(*targets)[t].is_string()) {

@@ -379,7 +379,9 @@ Json max_iops_search_json(const MaxIopsRecord& record) {
 }
 
 Json precondition_json(const PreconditionRecord& record) {
-  return Json{{"passes", record.passes}, {"block_bytes", record.block_bytes}, {"targets", record.targets}};
+  Json json{{"passes", record.passes}, {"block_bytes", record.block_bytes}, {"targets", record.targets}};
+  if (record.spec) json["spec"] = spec_json(*record.spec);
+  return json;
 }
 
 Json pts_iops_json(const PtsIopsRecord& record) {

@@ -42,12 +42,16 @@ Result<void> share_rate_iops(std::span<ManagerWork> managers, double rate_iops) 
   return {};
 }
 
-void precondition(std::span<ManagerWork> managers, std::uint32_t passes) {
+void precondition(std::span<ManagerWork> managers, std::uint32_t passes,
+                  const std::optional<access_specs::AccessSpec>& spec) {
   // add_worker plans each disk target's test file (sized, even for a device, where the agent
   // makes none) in the run that first uses it on its manager, and only there: so these are
   // exactly the targets this run is the first to use.
   for (auto& manager : managers) {
-    for (auto& prepare : manager.prepare) prepare.precondition_passes = passes;
+    for (auto& prepare : manager.prepare) {
+      prepare.precondition_passes = passes;
+      prepare.precondition_spec = spec;
+    }
   }
 }
 

@@ -297,6 +297,13 @@ void add_run_flags(CLI::App& command, RunFlags& flags, FrontEnd front_end) {
     } else {
       add_precondition_passes(command, flags, "Times --precondition writes each target")->needs(precondition);
     }
+    command
+        .add_option("--precondition-spec", flags.precondition_spec,
+                    "Make --precondition's passes of this access spec's writes (the plan's or a built-in, e.g. "
+                    "\"4K random write\"), from 16 streams at once, instead of 128 KiB sequential ones")
+        ->type_name("NAME")
+        ->needs(precondition)
+        ->group(group(kTimingGroup));
   }
 
   const char* results_help = series || pts ? "IOmeter results.csv to append to (\"\" for none)"

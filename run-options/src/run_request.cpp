@@ -101,6 +101,7 @@ Result<access_specs::RunRequest> make_run_request(const RunFlags& flags) {
       .rate_iops = flags.rate_iops,
       .find_max_iops = find_max_iops,
       .precondition_passes = flags.precondition || flags.pts_iops ? flags.precondition_passes : 0,
+      .precondition_spec = flags.precondition ? flags.precondition_spec : std::string(),
       .pts_iops = std::move(pts_iops),
   };
 }

@@ -2,6 +2,7 @@
 // pages of the window, over what the plan opened with it says; --help lists them.
 #include <gtest/gtest.h>
 
+#include <QComboBox>
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -104,6 +105,28 @@ TEST(GuiCommandLine, PreconditionPresetsTestSetupsPasses) {
   EXPECT_THROW(parsed({"--max-rounds", "9"}), CLI::ValidationError) << "rounds of no rounds";
 }
 
+TEST(GuiCommandLine, APreconditionSpecPresetsTestSetupsAndIsWhatStartAsksFor) {
+  const auto settings = run_settings(parsed({kPlan, "--precondition", "--precondition-spec", "4K random write"}).run);
+  ASSERT_TRUE(settings) << settings.error().describe();
+  EXPECT_EQ(settings->precondition_spec, "4K random write");
+  MainWindow window({});
+  ASSERT_TRUE(window.open_plan(QString::fromStdString(kPlan)));
+  window.apply(*settings);
+  auto& page = window.test_setup_page();
+  EXPECT_EQ(page.precondition_spec(), "4K random write");
+  auto* box = page.findChild<QComboBox*>(QStringLiteral("precondition_spec"));
+  ASSERT_NE(box, nullptr);
+  EXPECT_TRUE(box->isEnabled());
+  box->setCurrentIndex(0);
+  EXPECT_EQ(page.precondition_spec(), "") << "the first choice: 128 KiB sequential writes";
+  box->setCurrentText(QStringLiteral("My plan's spec"));
+  EXPECT_EQ(page.precondition_spec(), "My plan's spec") << "typed, as a plan's own spec is named";
+  page.set_precondition_passes(0);
+  EXPECT_EQ(page.precondition_spec(), "") << "no preconditioning, no spec";
+  EXPECT_FALSE(box->isEnabled());
+  EXPECT_THROW(parsed({"--precondition-spec", "4K random write"}), CLI::RequiresError) << "needs --precondition";
+}
+
 TEST(GuiCommandLine, PtsIopsPresetsTestSetupsTestWithItsMatrixAndRounds) {
   const auto settings = run_settings(parsed({kPlan, "--pts-iops", "--block-sizes", "4K,8K", "--mixes", "100/0,0/100",
                                              "--steady-state", "iops", "--max-rounds", "7"})
@@ -181,7 +204,7 @@ TEST(GuiCommandLine, HelpListsTheRunFlagsWithTheConnectionOnes) {
   const auto help = app.help();
   for (const auto* flag : {"--time SECONDS", "--ramp SECONDS", "--engine ENGINE=auto", "--results FILE", "--json FILE",
                            "--description TEXT", "--size SIZE", "--find-max-iops BOUND", "--tls-cert FILE", "--key-file FILE",
-                           "--listen", "--precondition", "--precondition-passes N", "--pts-iops",
+                           "--listen", "--precondition", "--precondition-passes N", "--precondition-spec NAME", "--pts-iops",
                            "--block-sizes SIZE[,SIZE...]", "--mixes R/W[,R/W...]"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag << "\n" << help;
   }

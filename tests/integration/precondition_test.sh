@@ -5,6 +5,10 @@
 # - a write series with --precondition-passes 2: the device gets twice its size before the
 #   run's own writes, which are few (1 s of 4 KiB random I/O at QD 1, 1 % of it writes: some
 #   10 MiB on zram), so between two and three times its size in all;
+# - one pass in the writes of --precondition-spec "4K random write": the device's count of
+#   write requests shows 4 KiB writes (at least its size / 4 KiB of them, where 128 KiB
+#   sequential ones take 32 times fewer), the JSON names the spec; an unknown spec is refused,
+#   naming it, and nothing written;
 # - a read-only series with --precondition: a notice says it is skipped and nothing is written;
 # - the device carrying a file system: refused by the write-scope rules, naming the device, and
 #   nothing written.
@@ -32,6 +36,7 @@ echo "$size" >"/sys/block/zram$zram_index/disksize" || { echo "FAIL sizing $devi
 for _ in $(seq 1 50); do [[ -b $device ]] && break; sleep 0.1; done
 
 written_bytes() { awk '{ print $7 * 512 }' "/sys/block/zram$zram_index/stat"; }
+write_requests() { awk '{ print $5 }' "/sys/block/zram$zram_index/stat"; }
 run() {  # run NAME ARGS...: `iomark run` on the device, 60 s at most; sets status
   local name=$1
   shift
@@ -42,12 +47,39 @@ run() {  # run NAME ARGS...: `iomark run` on the device, 60 s at most; sets stat
 
 # ---- two passes before a write series ---------------------------------------------------
 before=$(written_bytes)
+requests_before=$(write_requests)
 run writes --spec-line "4096,100,99,100,0,1,4096,0" --qd 1 --precondition --precondition-passes 2
 after=$(written_bytes)
+requests=$(($(write_requests) - requests_before))
 check "writes: exits 0 (status $status: $(tail -1 "$work/writes.err"))" test "$status" -eq 0
-measured "writes: $((after - before)) bytes reached the $size-byte device"
+measured "writes: $((after - before)) bytes in $requests write requests reached the $size-byte device"
 check "writes: at least 2 x $size bytes written" test $((after - before)) -ge $((2 * size))
 check "writes: less than 3 x $size bytes written (not a third pass)" test $((after - before)) -lt $((3 * size))
+
+# ---- one pass in a spec's writes --------------------------------------------------------
+before=$(written_bytes)
+requests_before=$(write_requests)
+run spec --spec-line "4096,100,99,100,0,1,4096,0" --qd 1 --precondition --precondition-passes 1 \
+  --precondition-spec "4K random write" --json "$work/spec.json"
+after=$(written_bytes)
+requests=$(($(write_requests) - requests_before))
+check "spec: exits 0 (status $status: $(tail -1 "$work/spec.err"))" test "$status" -eq 0
+measured "spec: $((after - before)) bytes in $requests write requests reached the $size-byte device"
+check "spec: at least 1 x $size bytes written" test $((after - before)) -ge "$size"
+check "spec: less than 2 x $size bytes written (not a second pass)" test $((after - before)) -lt $((2 * size))
+check "spec: in 4 KiB writes (at least $((size / 4096)) requests)" test "$requests" -ge $((size / 4096))
+check "spec: the JSON names the spec" python3 -c '
+import json, sys
+record = json.load(open(sys.argv[1]))["precondition"]
+sys.exit(0 if record["spec"]["name"] == "4K random write" and record["block_bytes"] == 0 and record["passes"] == 1 else 1)
+' "$work/spec.json"
+
+before=$(written_bytes)
+run unknown --spec-line "4096,100,99,100,0,1,4096,0" --qd 1 --precondition --precondition-spec "no such spec"
+after=$(written_bytes)
+check "unknown spec: refused (status $status)" test "$status" -ne 0
+check "unknown spec: the refusal names it" grep -q "no access spec named 'no such spec'" "$work/unknown.err"
+check "unknown spec: nothing written ($((after - before)) bytes)" test "$after" -eq "$before"
 
 # ---- a read-only series -----------------------------------------------------------------
 before=$(written_bytes)

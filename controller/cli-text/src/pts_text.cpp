@@ -2,6 +2,7 @@
 
 #include "iomark/access_specs/pts_iops.hpp"
 #include "iomark/cli_text/text_table.hpp"
+#include "iomark/results/precondition_writes.hpp"
 
 namespace iomark::cli_text {
 
@@ -27,8 +28,8 @@ std::string precondition_line(const results::PreconditionRecord& record) {
   std::string targets;
   for (const auto& target : record.targets) targets += (targets.empty() ? "" : ", ") + target;
   return "preconditioned: every target written whole " + std::to_string(record.passes) +
-         (record.passes == 1 ? " time in " : " times in ") + access_specs::pts_block_text(record.block_bytes) +
-         " sequential writes before the first run" + (targets.empty() ? "" : " (" + targets + ")");
+         (record.passes == 1 ? " time in " : " times in ") + results::precondition_writes_text(record) +
+         " before the first run" + (targets.empty() ? "" : " (" + targets + ")");
 }
 
 std::string pts_matrix_line(const results::PtsIopsRecord& record) {

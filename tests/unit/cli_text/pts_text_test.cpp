@@ -31,6 +31,12 @@ TEST(PtsText, PreconditioningAndTheMatrixInALine) {
             "(db1: /dev/sdb, db2: /dev/sdc)");
   EXPECT_EQ(precondition_line({.passes = 1, .block_bytes = 131072, .targets = {}}),
             "preconditioned: every target written whole 1 time in 128 KiB sequential writes before the first run");
+  EXPECT_EQ(precondition_line({.passes = 2,
+                               .block_bytes = 0,
+                               .targets = {"db1: /dev/sdb"},
+                               .spec = access_specs::AccessSpec{"4K random write", {}, {{4096, 100, 0, 100, 0, 1, 0, 0}}}}),
+            "preconditioned: every target written whole 2 times in the writes of '4K random write' before the first run "
+            "(db1: /dev/sdb)");
   EXPECT_EQ(pts_matrix_line({.read_percents = {100, 95, 65, 50, 35, 5, 0},
                              .block_bytes = {1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512}}),
             "PTS IOPS: 7 mixes (100/0 .. 0/100) x 8 block sizes (1 MiB .. 512 B) a round");

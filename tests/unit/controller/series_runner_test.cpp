@@ -540,6 +540,41 @@ TEST_F(QuickSeriesTest, PreconditioningIsPlannedOnceForASeriesThatWritesAndSkipp
   EXPECT_NE(reads->notices.front().find("--precondition skipped"), std::string::npos) << reads->notices.front();
 }
 
+TEST_F(QuickSeriesTest, APreconditionSpecIsTheSeriesOwnOrABuiltInAndMustWrite) {
+  access_specs::RunRequest request;
+  request.targets = {dir.path().string()};
+  request.outstanding_ios = {1};
+  request.precondition_passes = 3;
+  request.spec = *access_specs::spec_from_name_or_line("", "8192,100,50,100,0,1,0,0");
+  request.precondition_spec = "4k RANDOM write";
+  const auto builtin = quick_series(request, registry.links());
+  ASSERT_TRUE(builtin) << builtin.error().describe();
+  const auto& prepare = builtin->runs[0].managers.front().prepare.front();
+  EXPECT_EQ(prepare.precondition_passes, 3U);
+  EXPECT_EQ(prepare.precondition_spec, *access_specs::find_builtin_spec("4K random write"));
+  ASSERT_TRUE(builtin->precondition);
+  EXPECT_EQ(builtin->precondition->spec, prepare.precondition_spec);
+  EXPECT_EQ(builtin->precondition->block_bytes, 0U);
+
+  request.precondition_spec = request.spec.name;
+  const auto own = quick_series(request, registry.links());
+  ASSERT_TRUE(own) << own.error().describe();
+  EXPECT_EQ(own->runs[0].managers.front().prepare.front().precondition_spec, request.spec)
+      << "the series' own spec of that name";
+
+  request.precondition_spec = "no such spec";
+  const auto unknown = quick_series(request, registry.links());
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().field(), "--precondition-spec");
+  EXPECT_NE(unknown.error().message().find("'no such spec'"), std::string::npos) << unknown.error().message();
+
+  request.precondition_spec = "4K random read";
+  const auto reads = quick_series(request, registry.links());
+  ASSERT_FALSE(reads);
+  EXPECT_EQ(reads.error().field(), "--precondition-spec");
+  EXPECT_NE(reads.error().message().find("only reads"), std::string::npos) << reads.error().message();
+}
+
 RunPlan run_of_spec(const std::string& name) {
   RunPlan run;
   run.info.specs = {access_specs::AccessSpec{.name = name, .default_assignment = {}, .lines = {}}};

@@ -546,6 +546,14 @@ TEST_F(ResultsJsonFileTest, PreconditioningAndAPtsMatrixAreInTheDocumentFromItsF
   ASSERT_TRUE(read) << read.error().describe();
   EXPECT_EQ(*read, series);
   EXPECT_FALSE(Json::parse(write_results_json(full_series())).contains("precondition")) << "only where it ran";
+  series.precondition = PreconditionRecord{
+      .passes = 3,
+      .block_bytes = 0,
+      .targets = {"db1: /dev/sdb"},
+      .spec = access_specs::AccessSpec{"4K random write", {}, {{4096, 100, 0, 100, 0, 1, 4096, 0}}}};
+  const auto with_spec = read_results_json(write_results_json(series));
+  ASSERT_TRUE(with_spec) << with_spec.error().describe();
+  EXPECT_EQ(with_spec->precondition, series.precondition);
   EXPECT_FALSE(Json::parse(write_results_json(full_series())).contains("pts_iops"));
 }
 
@@ -563,6 +571,8 @@ TEST(ResultsJson, ImpossiblePreconditioningAndPtsRecordsAreRefusedByPath) {
   EXPECT_EQ(refused("precondition", [](Json& p) { p["passes"] = 0; }), "precondition.passes: must not be 0");
   EXPECT_EQ(refused("precondition", [](Json& p) { p["block_bytes"] = 0; }), "precondition.block_bytes: must not be 0");
   EXPECT_EQ(refused("precondition", [](Json& p) { p["targets"][0] = 3; }), "precondition.targets[0]: expected a string");
+  EXPECT_EQ(refused("precondition", [](Json& p) { p["spec"] = Json{{"name", "w"}, {"default_assignment", "none"}, {"lines", Json::array()}}; }),
+            "precondition.block_bytes: must be 0 with a spec");
   EXPECT_EQ(refused("pts_iops", [](Json& p) { p["read_percents"][1] = 101; }),
             "pts_iops.read_percents[1]: expected a whole number from 0 to 100");
   EXPECT_EQ(refused("pts_iops", [](Json& p) { p["block_bytes"][0] = 0; }),

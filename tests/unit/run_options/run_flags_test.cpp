@@ -312,6 +312,14 @@ TEST(RunRequest, PreconditioningIsTwoPassesUnlessToldAndOnlyWhenAsked) {
   EXPECT_NE(parse(FrontEnd::controller_run, {"--precondition-passes", "3"}).refusal, "") << "needs --precondition";
   EXPECT_NE(parse(FrontEnd::controller_run, {"--precondition", "--precondition-passes", "0"}).refusal, "");
   EXPECT_NE(parse(FrontEnd::controller_run, {"--precondition", "--precondition-passes", "101"}).refusal, "");
+  EXPECT_EQ(asked->precondition_spec, "") << "128 KiB sequential writes";
+  for (const auto front_end : {FrontEnd::controller_run, FrontEnd::gui}) {
+    const auto spec = make_run_request(
+        parse(front_end, {"--precondition", "--precondition-spec", "4K random write"}).flags);
+    ASSERT_TRUE(spec);
+    EXPECT_EQ(spec->precondition_spec, "4K random write");
+    EXPECT_NE(parse(front_end, {"--precondition-spec", "4K random write"}).refusal, "") << "needs --precondition";
+  }
 }
 
 TEST(RunRequest, PtsIopsIsPtsEsMatrixPreconditionedAndTrackedOn4KRandomWrites) {

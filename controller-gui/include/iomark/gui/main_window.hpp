@@ -68,6 +68,7 @@ struct RunSettings {
   std::optional<access_specs::SteadyStateRequest> steady_state{};  // Test Setup: the series in rounds
   std::optional<access_specs::LatencyBound> find_max_iops{};  // Test Setup: the search for the most IOPS
   std::optional<std::uint32_t> precondition_passes{};  // Test Setup: every target written whole first
+  std::optional<std::string> precondition_spec{};      // Test Setup: in this spec's writes
   // Test Setup: the PTS IOPS test, in the rounds steady_state says (its tracked 4 KiB writes).
   std::optional<access_specs::PtsIopsMatrix> pts_iops{};
 };

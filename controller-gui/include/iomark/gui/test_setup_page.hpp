@@ -64,6 +64,10 @@ class TestSetupPage : public QWidget {
   // (RunRequest::precondition_passes); 0: not at all. The PTS IOPS test always does.
   [[nodiscard]] std::uint32_t precondition_passes() const;
   void set_precondition_passes(std::uint32_t passes);
+  // The spec whose writes make those passes (RunRequest::precondition_spec); empty: 128 KiB
+  // sequential writes, or no preconditioning.
+  [[nodiscard]] std::string precondition_spec() const;
+  void set_precondition_spec(const std::string& name);
   // The matrix the next Start runs the plan's one run over (RunRequest::pts_iops); nullopt: no
   // PTS IOPS test. Errors: the block sizes or mixes as typed (parse_pts_block_sizes,
   // parse_pts_mixes, check_pts_matrix), which Start refuses.
@@ -113,6 +117,7 @@ class TestSetupPage : public QWidget {
   QDoubleSpinBox* search_limit_{};  // ms
   QCheckBox* precondition_{};
   QSpinBox* precondition_passes_{};
+  QComboBox* precondition_spec_{};
   QCheckBox* pts_{};
   QLineEdit* pts_block_sizes_{};
   QLineEdit* pts_mixes_{};

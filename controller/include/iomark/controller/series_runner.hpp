@@ -118,9 +118,11 @@ struct SeriesPlan {
 
 // --precondition on a series whose runs a RunBuilder made (quick_series, plan_series) for
 // `links`: every target written whole request.precondition_passes times before its first run
-// (run_builder::precondition), and SeriesPlan::precondition saying so. A series that only
-// reads is not preconditioned: a notice says so.
-void plan_preconditioning(const access_specs::RunRequest& request, const std::vector<ManagerLink*>& links,
+// (run_builder::precondition), in the writes of request.precondition_spec when named (the
+// plan's spec of that name, else the built-in), and SeriesPlan::precondition saying so. A
+// series that only reads is not preconditioned: a notice says so. Errors: invalid_argument,
+// field "--precondition-spec": no such spec, or one that only reads.
+[[nodiscard]] Result<void> plan_preconditioning(const access_specs::RunRequest& request, const std::vector<ManagerLink*>& links,
                           SeriesPlan& series);
 
 // The rounds and their verdict as the results keep them (the JSON's steady_state).

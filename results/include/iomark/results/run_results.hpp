@@ -208,11 +208,13 @@ struct MaxIopsRecord {
 };
 
 // --precondition (docs/characterize.md#preconditioning): every target the series writes was
-// written whole `passes` times, in sequential writes of `block_bytes`, before its first run.
+// written whole `passes` times before its first run, in sequential writes of `block_bytes`
+// or, with --precondition-spec, in `spec`'s writes.
 struct PreconditionRecord {
   std::uint32_t passes{};
-  std::uint64_t block_bytes{};
+  std::uint64_t block_bytes{};  // 0 with a spec
   std::vector<std::string> targets{};  // "MANAGER: PATH", in the order they were first prepared
+  std::optional<access_specs::AccessSpec> spec{};
   friend bool operator==(const PreconditionRecord&, const PreconditionRecord&) = default;
 };
 

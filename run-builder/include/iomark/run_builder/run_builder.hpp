@@ -64,8 +64,9 @@ struct ManagerWork {
 // --precondition: every disk target whose test file `managers` (one run's, made by a
 // RunBuilder) plan is written whole `passes` times before the run, after that file is made
 // (docs/characterize.md#preconditioning): the targets no earlier run of the series used on
-// their manager, with the data their first worker writes.
-void precondition(std::span<ManagerWork> managers, std::uint32_t passes);
+// their manager, with the data their first worker writes, in `spec`'s writes when given.
+void precondition(std::span<ManagerWork> managers, std::uint32_t passes,
+                  const std::optional<access_specs::AccessSpec>& spec = std::nullopt);
 
 // Lives as long as a series: the seeds it hands out differ from each other, and a path
 // prepared on a manager is not prepared again by a later run.

@@ -72,6 +72,7 @@ struct RunFlags {
   std::optional<std::string> find_max_iops;  // controller_run, gui: --find-max-iops BOUND, e.g. p99<=2ms
   bool precondition{false};                  // controller_run, gui: --precondition
   std::uint32_t precondition_passes{2};      // with --precondition
+  std::string precondition_spec;             // with --precondition; empty: 128 KiB sequential writes
   bool pts_iops{false};         // set by add_run_flags for controller_pts; gui: --pts-iops
   std::string pts_block_sizes;  // controller_pts, gui: --block-sizes; empty: PTS-E's eight
   std::string pts_mixes;        // controller_pts, gui: --mixes; empty: PTS-E's seven
