@@ -56,7 +56,10 @@ class Link {
   Result<protocol::Envelope> receive(int side, Nanoseconds timeout) {
     std::unique_lock lock(mutex_);
     auto& end = ends_[side];
-    changed_.wait_for(lock, detail::clamp_wait(timeout), [&end] { return !end.inbox.empty() || end.error; });
+    // A poll does not wait (tcp_session.cpp says why).
+    if (timeout > Nanoseconds(0)) {
+      changed_.wait_for(lock, detail::clamp_wait(timeout), [&end] { return !end.inbox.empty() || end.error; });
+    }
     if (!end.inbox.empty()) {
       auto frame = std::move(end.inbox.front());
       end.inbox.pop_front();

@@ -55,7 +55,11 @@ Result<void> TcpSession::send(const protocol::Envelope& envelope) {
 
 Result<protocol::Envelope> TcpSession::receive(Nanoseconds timeout) {
   std::unique_lock lock(mutex_);
-  changed_.wait_for(lock, clamp_wait(timeout), [this] { return !inbound_.empty() || closed_; });
+  // A poll does not wait: a wait of no time is still a sleep in the kernel, once per
+  // connection a fleet's controller looks at (docs/performance.md#gathering-arrivals).
+  if (timeout > Nanoseconds(0)) {
+    changed_.wait_for(lock, clamp_wait(timeout), [this] { return !inbound_.empty() || closed_; });
+  }
   if (!inbound_.empty()) {
     auto item = std::move(inbound_.front());
     inbound_.pop_front();

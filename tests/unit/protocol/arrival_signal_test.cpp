@@ -61,5 +61,36 @@ TEST(ArrivalSignal, InterruptEndsTheWaitWithNoneReadyOnce) {
   EXPECT_GE(Clock::now(), short_deadline);
 }
 
+TEST(ArrivalSignal, AGatherTakesInWhatArrivesSoonAfterTheFirst) {
+  ArrivalSignal signal;
+  std::thread sources([&signal] {
+    signal.notify(3);
+    std::this_thread::sleep_for(20ms);
+    signal.notify(4);
+    signal.notify(5);
+  });
+  // The first wakes the waiter; the others, 20 ms later, are well within the gather.
+  EXPECT_EQ(signal.wait_until(Clock::now() + 60s, 1s), (std::vector<std::size_t>{3, 4, 5}));
+  sources.join();
+}
+
+TEST(ArrivalSignal, AGatherEndsAtTheDeadlineOrAnInterrupt) {
+  ArrivalSignal signal;
+  signal.notify(1);
+  const auto deadline = Clock::now() + 50ms;
+  EXPECT_EQ(signal.wait_until(deadline, 60s), (std::vector<std::size_t>{1}));
+  EXPECT_LT(Clock::now(), deadline + 30s) << "not the gather's 60 s";
+
+  signal.notify(2);
+  std::thread stopper([&signal] {
+    std::this_thread::sleep_for(20ms);
+    signal.interrupt();
+  });
+  const auto started = Clock::now();
+  EXPECT_EQ(signal.wait_until(Clock::now() + 60s, 60s), (std::vector<std::size_t>{2}));
+  EXPECT_LT(Clock::now() - started, 30s) << "the interrupt ends the gather";
+  stopper.join();
+}
+
 }  // namespace
 }  // namespace iomark::protocol
