@@ -86,7 +86,7 @@ Result<Envelope> decode(std::span<const std::byte> bytes) {
   // whose first block is this thread's own makes its many small objects (a sample's per
   // target counters, latency totals and histograms) one bump each, freed all at once,
   // instead of a malloc and a free apiece, which were most of a controller's time taking in
-  // a fleet's samples (docs/performance.md#decoding-samples).
+  // a fleet's samples (docs/performance.md#controller-taking-in-samples).
   thread_local std::unique_ptr<char[]> first_block(new char[kDecodeArenaBlockBytes]);
   google::protobuf::ArenaOptions options;
   options.initial_block = first_block.get();

@@ -56,7 +56,7 @@ Result<void> TcpSession::send(const protocol::Envelope& envelope) {
 Result<protocol::Envelope> TcpSession::receive(Nanoseconds timeout) {
   std::unique_lock lock(mutex_);
   // A poll does not wait: a wait of no time is still a sleep in the kernel, once per
-  // connection a fleet's controller looks at (docs/performance.md#gathering-arrivals).
+  // connection a fleet's controller looks at (docs/performance.md#controller-taking-in-samples).
   if (timeout > Nanoseconds(0)) {
     changed_.wait_for(lock, clamp_wait(timeout), [this] { return !inbound_.empty() || closed_; });
   }

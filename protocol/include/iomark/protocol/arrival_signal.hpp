@@ -28,7 +28,7 @@ class ArrivalSignal {
   // With a `gather` time, once one is ready it waits that much longer (never past the
   // deadline, ended by interrupt()) without being woken by the others, and returns them
   // all: a fleet's samples, which come in over a few milliseconds each second, then cost the
-  // waiter one wake-up instead of one each (docs/performance.md#gathering-arrivals).
+  // waiter one wake-up instead of one each (docs/performance.md#controller-taking-in-samples).
   [[nodiscard]] std::vector<std::size_t> wait_until(Clock::time_point deadline, Clock::duration gather = {});
 
  private:

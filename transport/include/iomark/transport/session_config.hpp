@@ -24,7 +24,7 @@ inline constexpr std::uint16_t kDefaultPort = 1066;
 inline constexpr std::chrono::seconds kDefaultHandshakeTimeout{5};
 // Under half the dead-peer deadline (protocol::kDefaultDeadPeerDeadline, 5 s), so that one
 // heartbeat late by a busy host is not a death; and over an agent's 1 s sample interval, so
-// that an agent sending samples sends no heartbeat besides (docs/performance.md#heartbeats).
+// that an agent sending samples sends no heartbeat besides (docs/performance.md#controller-taking-in-samples).
 inline constexpr std::chrono::seconds kDefaultHeartbeatInterval{2};
 inline constexpr std::size_t kDefaultSendQueueLimitBytes = 64 * 1024 * 1024;
 inline constexpr std::size_t kDefaultReceiveQueueLimitBytes = 64 * 1024 * 1024;
