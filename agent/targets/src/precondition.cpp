@@ -4,12 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <cerrno>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
-#include <numeric>
 #include <optional>
 #include <random>
 #include <thread>
@@ -20,11 +17,7 @@ namespace iomark::targets {
 
 namespace {
 
-struct FreeDeleter {
-  void operator()(std::byte* memory) const noexcept { std::free(memory); }
-};
-
-using AlignedBuffer = std::unique_ptr<std::byte[], FreeDeleter>;
+using detail::AlignedBuffer;
 
 // A write kind in the target's sectors: whole-sector blocks and offsets, as O_DIRECT needs.
 struct SectorWrite {
@@ -64,8 +57,8 @@ class Stream {
     for (const auto& write : writes_) total_weight_ += write.weight;
   }
 
-  // One block: false once the passes are written, a failure halted every stream or one
-  // of the target's ends could not be written.
+  // One block: false once the passes are written, or when a failure (this stream's or
+  // another's) has halted every stream.
   bool write_one() {
     if (shared_.halt) return false;
     const auto& kind = pick();
@@ -84,21 +77,16 @@ class Stream {
     length = std::min(length, shared_.total - before);
     const std::span<std::byte> data(buffer_.get(), static_cast<std::size_t>(length));
     fill(data);
-    for (std::uint64_t done = 0; done < length;) {
-      const ssize_t written = ::pwrite(shared_.fd, data.data() + done, static_cast<std::size_t>(length - done),
-                                       static_cast<off_t>(offset + done));
-      if (written < 0 && errno == EINTR) continue;
-      if (written <= 0) {
-        const std::uint64_t pass = std::min<std::uint64_t>(before / shared_.size + 1, shared_.passes);
-        shared_.fail_with(detail::os_error(ErrorCode::io_error,
-                                           shared_.path + ": preconditioning pass " + std::to_string(pass) + " of " +
-                                               std::to_string(shared_.passes) + " failed at byte " +
-                                               std::to_string(offset + done),
-                                           written < 0 ? errno : EIO));
-        return false;
-      }
-      done += static_cast<std::uint64_t>(written);
-      shared_.written += static_cast<std::uint64_t>(written);
+    const auto [written, error] = detail::write_fully(shared_.fd, data, offset);
+    shared_.written += written;
+    if (error != 0) {
+      const std::uint64_t pass = std::min<std::uint64_t>(before / shared_.size + 1, shared_.passes);
+      shared_.fail_with(detail::os_error(ErrorCode::io_error,
+                                         shared_.path + ": preconditioning pass " + std::to_string(pass) + " of " +
+                                             std::to_string(shared_.passes) + " failed at byte " +
+                                             std::to_string(offset + written),
+                                         error));
+      return false;
     }
     next_sequential_ = offset + length;
     return true;
@@ -161,18 +149,14 @@ Result<Preconditioned> precondition_target(std::string_view path, const Precondi
     writes.push_back({.block = block, .align = align, .weight = write.weight, .percent_random = write.percent_random});
     largest = std::max(largest, std::min(block, size));
   }
-  const std::size_t alignment = std::max<std::size_t>(4096, std::bit_ceil(static_cast<std::size_t>(sector)));
-  const auto buffer_bytes = static_cast<std::size_t>((largest + alignment - 1) / alignment * alignment);
 
   Shared shared{.path = info.path, .fd = target->fd(), .size = size, .total = size * options.passes,
                 .passes = options.passes, .fill = fill, .many_streams = options.streams > 1};
   std::vector<Stream> streams;
   streams.reserve(options.streams);
   for (std::uint32_t i = 0; i < options.streams; ++i) {
-    AlignedBuffer buffer(static_cast<std::byte*>(std::aligned_alloc(alignment, buffer_bytes)));
-    if (!buffer) {
-      return fail(ErrorCode::io_error, info.path + ": cannot allocate a " + detail::describe_bytes(buffer_bytes) + " buffer");
-    }
+    auto buffer = detail::direct_io_buffer(sector, largest);
+    if (!buffer) return fail(ErrorCode::io_error, info.path + ": cannot allocate a " + detail::describe_bytes(largest) + " buffer");
     const std::uint64_t start = size / options.streams * i / writes.front().align * writes.front().align;
     streams.emplace_back(shared, writes, start, options.seed + 0x9E3779B97F4A7C15ULL * i, std::move(buffer));
   }

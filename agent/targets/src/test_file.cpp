@@ -5,38 +5,14 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
-#include <bit>
 #include <cerrno>
-#include <cstdlib>
 #include <filesystem>
-#include <memory>
 #include <system_error>
 
 #include "posix.hpp"
 
 namespace iomark::targets {
 namespace {
-
-struct FreeDeleter {
-  void operator()(std::byte* memory) const noexcept { std::free(memory); }
-};
-using AlignedBuffer = std::unique_ptr<std::byte[], FreeDeleter>;
-
-// Writes all of `buffer` at `offset`, resuming after short writes. Returns the bytes written
-// and the errno of the write that stopped it (0 when everything was written).
-std::pair<std::size_t, int> write_fully(int fd, std::span<const std::byte> buffer, std::uint64_t offset) {
-  std::size_t done = 0;
-  while (done < buffer.size()) {
-    const ssize_t written = ::pwrite(fd, buffer.data() + done, buffer.size() - done, static_cast<off_t>(offset + done));
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return {done, errno};
-    }
-    if (written == 0) return {done, EIO};
-    done += static_cast<std::size_t>(written);
-  }
-  return {done, 0};
-}
 
 // IOmeter's default pattern for preparation: one byte value per chunk.
 ChunkFiller default_filler() {
@@ -228,9 +204,8 @@ Result<PreparedTestFile> prepare_test_file(std::string_view directory, const Tes
   }
   Rollback rollback(directory_fd->get(), name, fd.get(), !existed, current);
 
-  const std::size_t alignment = std::max<std::size_t>(4096, std::bit_ceil(sector));
   const std::size_t chunk = std::max<std::uint64_t>(options.chunk_bytes / sector, 1) * sector;
-  AlignedBuffer buffer(static_cast<std::byte*>(std::aligned_alloc(alignment, (chunk + alignment - 1) / alignment * alignment)));
+  const auto buffer = detail::direct_io_buffer(sector, chunk);
   if (!buffer) return fail(ErrorCode::io_error, path + ": cannot allocate a " + detail::describe_bytes(chunk) + " buffer");
   const ChunkFiller& filler = fill ? fill : default_filler();
 
@@ -249,7 +224,7 @@ Result<PreparedTestFile> prepare_test_file(std::string_view directory, const Tes
         static_cast<std::size_t>(std::min<std::uint64_t>(stopped_by_space ? sector : chunk, required - offset));
     const std::span<std::byte> data(buffer.get(), length);
     filler(data);
-    const auto [written, error] = write_fully(fd.get(), data, offset);
+    const auto [written, error] = detail::write_fully(fd.get(), data, offset);
     offset += written;
     if (error == ENOSPC && fill_file_system) {
       if (stopped_by_space) break;

@@ -51,8 +51,8 @@ struct Preconditioned {
 // unless forced). `fill` is called for every block, one call at a time whatever the streams.
 // `progress` is called on the calling thread after each of its blocks with the bytes written
 // over every pass by every stream and their total (with several streams, once more when all
-// are done); `stop` is
-// checked between blocks. Errors name the path and, for a failed write, the pass and byte.
+// are done); `stop` is checked between blocks. Errors name the path and, for a failed write,
+// the pass and byte.
 [[nodiscard]] Result<Preconditioned> precondition_target(std::string_view path, const PreconditionOptions& options,
                                                          const SafetyPolicy& policy, const ChunkFiller& fill = {},
                                                          const PrepareProgress& progress = {},
