@@ -591,14 +591,13 @@ void TestSetupPage::refresh_preview() {
   const double run_seconds = setup.run_time_s + setup.ramp_up_s;
   const double seconds = static_cast<double>(rows->size()) * run_seconds;
   const auto passes = precondition_passes();
+  const auto spec = precondition_spec();
   // Said last, whatever runs: preconditioning comes before it all.
   const auto preconditioned =
       passes == 0 ? QString()
                   : tr(" Every target is preconditioned first: written whole %1%2.")
                         .arg(count_text(passes, "time"),
-                             precondition_spec().empty()
-                                 ? QString()
-                                 : tr(" in the writes of '%1'").arg(QString::fromStdString(precondition_spec())));
+                             spec.empty() ? QString() : tr(" in the writes of '%1'").arg(QString::fromStdString(spec)));
   if (const auto matrix = pts_iops(); !matrix || *matrix) {
     if (rows->size() != 1) {
       preview_summary_->setText(tr("The PTS IOPS test runs the plan's one run over its matrix, and this plan makes %1: "
